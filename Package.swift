@@ -1,0 +1,40 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "ListChangeLog",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "ListAdapter", targets: ["ListAdapter"]),
+        .library(name: "ChangeLog", targets: ["ChangeLog"]),
+        .executable(name: "replay", targets: ["replay"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.6.0")
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLMDB",
+            pkgConfig: "lmdb",
+            providers: [.apt(["liblmdb-dev"]), .brew(["lmdb"])]
+        ),
+        .systemLibrary(
+            name: "CXXHash",
+            pkgConfig: "libxxhash",
+            providers: [.apt(["libxxhash-dev"]), .brew(["xxhash"])]
+        ),
+        .target(name: "ListAdapter"),
+        .target(name: "ChangeLog", dependencies: ["ListAdapter", "CLMDB", "CXXHash"]),
+        .executableTarget(
+            name: "replay",
+            dependencies: [
+                "ChangeLog", "ListAdapter",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "ListAdapterTests", dependencies: ["ListAdapter"]),
+        .testTarget(name: "ChangeLogTests", dependencies: ["ChangeLog", "ListAdapter", "CLMDB"]),
+        .testTarget(name: "ReplayTests", dependencies: ["ChangeLog", "ListAdapter"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

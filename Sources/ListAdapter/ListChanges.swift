@@ -1,0 +1,139 @@
+/// The operations that take an old snapshot *O* to a new snapshot *N*, in the batch semantics of
+/// `UITableView.performBatchUpdates` and `UICollectionView.performBatchUpdates`.
+///
+/// Everything that removes (deletions, the `from` of moves and updates) refers to *O*'s
+/// coordinates; everything that adds (insertions, the `to` of moves and updates) refers to *N*'s.
+/// Sections are identified by title, items by identifier. ``ListSnapshot/applying(_:)`` is the
+/// reference meaning of these operations (FORMAT.md, "Applying changes").
+public struct ListChanges<ItemID: Hashable & Sendable, Summary: Hashable & Sendable>: Hashable, Sendable {
+    /// The snapshot's section type.
+    public typealias Section = ListSnapshot<ItemID, Summary>.Section
+
+    /// A section that appears, at its offset in *N*, with all of its items.
+    public struct SectionInsertion: Hashable, Sendable {
+        /// The section's offset in *N*.
+        public var index: Int
+        /// The inserted section with its full item list.
+        public var section: Section
+
+        /// Creates a section insertion.
+        @inlinable
+        public init(index: Int, section: Section) {
+            self.index = index
+            self.section = section
+        }
+    }
+
+    /// A section present in both snapshots whose relative order changed.
+    public struct SectionMove: Hashable, Sendable {
+        /// The section's offset in *O*.
+        public var from: Int
+        /// The section's offset in *N*.
+        public var to: Int
+
+        /// Creates a section move.
+        @inlinable
+        public init(from: Int, to: Int) {
+            self.from = from
+            self.to = to
+        }
+    }
+
+    /// An item that arrives in a surviving section.
+    public struct ItemInsertion: Hashable, Sendable {
+        /// The item's path in *N*.
+        public var at: ItemPath
+        /// The item's identifier.
+        public var id: ItemID
+        /// The item's summary, or `nil` for an immutable item.
+        public var summary: Summary?
+
+        /// Creates an item insertion.
+        @inlinable
+        public init(at: ItemPath, id: ItemID, summary: Summary?) {
+            self.at = at
+            self.id = id
+            self.summary = summary
+        }
+    }
+
+    /// An item that moves to another section, or whose relative order in its section changed.
+    public struct ItemMove: Hashable, Sendable {
+        /// The item's path in *O*.
+        public var from: ItemPath
+        /// The item's path in *N*.
+        public var to: ItemPath
+
+        /// Creates an item move.
+        @inlinable
+        public init(from: ItemPath, to: ItemPath) {
+            self.from = from
+            self.to = to
+        }
+    }
+
+    /// An item present in both snapshots whose summary changed.
+    public struct ItemUpdate: Hashable, Sendable {
+        /// The item's path in *O*.
+        public var from: ItemPath
+        /// The item's path in *N*.
+        public var to: ItemPath
+        /// The new summary (`nil` when the new snapshot has none).
+        public var summary: Summary?
+
+        /// Creates an item update.
+        @inlinable
+        public init(from: ItemPath, to: ItemPath, summary: Summary?) {
+            self.from = from
+            self.to = to
+            self.summary = summary
+        }
+    }
+
+    /// Ascending *O* offsets of sections not in *N*; their items go with them.
+    public var deletedSections: [Int]
+    /// Sections not in *O*, ascending by *N* offset, each with its full item list.
+    public var insertedSections: [SectionInsertion]
+    /// Sections in both whose relative order changed.
+    public var movedSections: [SectionMove]
+    /// Ascending *O* paths of items that leave a surviving section.
+    public var deletedItems: [ItemPath]
+    /// Items that arrive in a surviving section, ascending by *N* path.
+    public var insertedItems: [ItemInsertion]
+    /// Items in surviving sections on both sides whose place the other operations do not explain.
+    public var movedItems: [ItemMove]
+    /// Items in surviving sections on both sides whose summary changed.
+    public var updatedItems: [ItemUpdate]
+
+    /// Creates changes from their operation lists; every list defaults to empty.
+    @inlinable
+    public init(
+        deletedSections: [Int] = [],
+        insertedSections: [SectionInsertion] = [],
+        movedSections: [SectionMove] = [],
+        deletedItems: [ItemPath] = [],
+        insertedItems: [ItemInsertion] = [],
+        movedItems: [ItemMove] = [],
+        updatedItems: [ItemUpdate] = []
+    ) {
+        self.deletedSections = deletedSections
+        self.insertedSections = insertedSections
+        self.movedSections = movedSections
+        self.deletedItems = deletedItems
+        self.insertedItems = insertedItems
+        self.movedItems = movedItems
+        self.updatedItems = updatedItems
+    }
+
+    /// Whether there is no operation at all.
+    public var isEmpty: Bool {
+        deletedSections.isEmpty && insertedSections.isEmpty && movedSections.isEmpty
+            && deletedItems.isEmpty && insertedItems.isEmpty && movedItems.isEmpty && updatedItems.isEmpty
+    }
+
+    /// The total number of operations of every kind.
+    public var operationCount: Int {
+        deletedSections.count + insertedSections.count + movedSections.count + deletedItems.count
+            + insertedItems.count + movedItems.count + updatedItems.count
+    }
+}

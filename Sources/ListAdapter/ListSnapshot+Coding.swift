@@ -1,0 +1,98 @@
+// FORMAT.md's snapshot JSON: {"sections": [{"title": ..., "items": [{"id": ..., "summary": ...}]}]}.
+// Decoding ignores unknown keys. Encoding omits a missing summary; the key order of the output is
+// up to the encoder (Foundation's JSONEncoder reorders keys on Linux), so the exact FORMAT.md
+// output comes from `formatJSON()` (FormatJSON.swift).
+
+extension ListSnapshot.Item: Codable where ItemID: Codable, Summary: Codable {
+    private enum CodingKeys: String, CodingKey { case id, summary }
+
+    /// Decodes `{"id": ..., "summary": ...}`; `summary` is optional.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            id: try container.decode(ItemID.self, forKey: .id),
+            summary: try container.decodeIfPresent(Summary.self, forKey: .summary))
+    }
+
+    /// Encodes `{"id": ..., "summary": ...}`, omitting a `nil` summary.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encodeIfPresent(summary, forKey: .summary)
+    }
+}
+
+extension ListSnapshot.Section: Codable where ItemID: Codable, Summary: Codable {
+    private enum CodingKeys: String, CodingKey { case title, items }
+
+    /// Decodes `{"title": ..., "items": [...]}`; both keys are required.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            title: try container.decode(String.self, forKey: .title),
+            items: try container.decode([ListSnapshot.Item].self, forKey: .items))
+    }
+
+    /// Encodes `{"title": ..., "items": [...]}`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(title, forKey: .title)
+        try container.encode(items, forKey: .items)
+    }
+}
+
+extension ListSnapshot: Codable where ItemID: Codable, Summary: Codable {
+    private enum CodingKeys: String, CodingKey { case sections }
+
+    /// Decodes `{"sections": [...]}` and checks uniqueness; a `meta` key is ignored here
+    /// (``AnnotatedSnapshot`` keeps it).
+    ///
+    /// - Throws: `DecodingError` for malformed JSON, ``ListSnapshotError`` for a duplicate.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try self.init(sections: container.decode([Section].self, forKey: .sections))
+    }
+
+    /// Encodes `{"sections": [...]}`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(sections, forKey: .sections)
+    }
+}
+
+/// A snapshot with its optional string annotations: one line of a `replay import` file.
+///
+/// JSON: `{"meta": {"commit": "3f2a9c"}, "sections": [...]}`, `meta` optional.
+public struct AnnotatedSnapshot<ItemID: Hashable & Sendable, Summary: Hashable & Sendable>: Hashable, Sendable {
+    /// Free annotations kept with the revision (a commit, a request id, a reason).
+    public var meta: [String: String]
+    /// The snapshot.
+    public var snapshot: ListSnapshot<ItemID, Summary>
+
+    /// Creates an annotated snapshot.
+    public init(meta: [String: String] = [:], snapshot: ListSnapshot<ItemID, Summary>) {
+        self.meta = meta
+        self.snapshot = snapshot
+    }
+}
+
+extension AnnotatedSnapshot: Codable where ItemID: Codable, Summary: Codable {
+    private enum CodingKeys: String, CodingKey { case meta, sections }
+
+    /// Decodes `{"meta": {...}, "sections": [...]}`; `meta` is optional.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        meta = try container.decodeIfPresent([String: String].self, forKey: .meta) ?? [:]
+        snapshot = try ListSnapshot(
+            sections: container.decode([ListSnapshot<ItemID, Summary>.Section].self, forKey: .sections))
+    }
+
+    /// Encodes `{"meta": {...}, "sections": [...]}`, omitting empty `meta`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        if !meta.isEmpty {
+            try container.encode(meta, forKey: .meta)
+        }
+        try container.encode(snapshot.sections, forKey: .sections)
+    }
+}

@@ -1,0 +1,67 @@
+extension ListSnapshot {
+    /// The number of sections.
+    /// - Complexity: O(1).
+    @inlinable
+    public var sectionCount: Int { sections.count }
+
+    /// The total number of items across all sections.
+    /// - Complexity: O(1).
+    public var itemCount: Int { pathsByID.count }
+
+    /// Whether the snapshot has no sections.
+    /// - Complexity: O(1).
+    @inlinable
+    public var isEmpty: Bool { sections.isEmpty }
+
+    /// The number of items in the section at `section`, or `nil` when there is no such section.
+    /// - Complexity: O(1).
+    public func itemCount(inSection section: Int) -> Int? {
+        sections.indices.contains(section) ? sections[section].items.count : nil
+    }
+
+    /// The title of the section at `section`, or `nil` when there is no such section.
+    /// - Complexity: O(1).
+    public func title(ofSection section: Int) -> String? {
+        sections.indices.contains(section) ? sections[section].title : nil
+    }
+
+    /// The offset of the section titled `title`, or `nil` when there is none.
+    /// - Complexity: O(1) expected.
+    public func sectionOffset(titled title: String) -> Int? {
+        offsetsByTitle[title]
+    }
+
+    /// The item at `path`, or `nil` when `path` is outside the snapshot.
+    /// - Complexity: O(1).
+    public func item(at path: ItemPath) -> Item? {
+        guard sections.indices.contains(path.section) else { return nil }
+        let items = sections[path.section].items
+        return items.indices.contains(path.item) ? items[path.item] : nil
+    }
+
+    /// The identifier at `path`, or `nil` when `path` is outside the snapshot.
+    /// - Complexity: O(1).
+    public func identifier(at path: ItemPath) -> ItemID? {
+        item(at: path)?.id
+    }
+
+    /// The path of the item identified by `id`, or `nil` when it is not in the snapshot.
+    /// - Complexity: O(1) expected.
+    public func path(of id: ItemID) -> ItemPath? {
+        pathsByID[id]
+    }
+
+    /// Whether the snapshot holds an item identified by `id`.
+    /// - Complexity: O(1) expected.
+    public func contains(_ id: ItemID) -> Bool {
+        pathsByID[id] != nil
+    }
+
+    /// The number of items in each section, in section order.
+    /// - Complexity: O(*s*), where *s* is the number of sections.
+    public var itemCounts: [Int] { sections.map(\.items.count) }
+
+    /// Every identifier, in display order.
+    /// - Complexity: O(*n*).
+    public var identifiers: [ItemID] { sections.flatMap { $0.items.map(\.id) } }
+}

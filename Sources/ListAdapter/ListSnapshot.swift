@@ -1,0 +1,132 @@
+/// An immutable, sectioned list of uniquely identified items: what a list shows at one moment.
+///
+/// Sections are ordered and identified by their ``Section/title`` (unique within the snapshot,
+/// `""` allowed). Items are ordered inside their section and identified by their ``Item/id``
+/// (unique across the whole snapshot). An item's ``Item/summary`` describes its current state:
+/// a different summary for the same identifier is an update, and an item without a summary
+/// never updates.
+///
+/// Building a snapshot checks both uniqueness rules and indexes every identifier, so lookups by
+/// identifier and by path are O(1) afterwards. Snapshots are values: copies share storage.
+public struct ListSnapshot<ItemID: Hashable & Sendable, Summary: Hashable & Sendable>: Sendable {
+    /// One item: its identifier and, optionally, a summary of its current state.
+    public struct Item: Hashable, Sendable {
+        /// The identifier, unique across the snapshot.
+        public var id: ItemID
+        /// The item's state; `nil` means the item is immutable and never updates.
+        public var summary: Summary?
+
+        /// Creates an item.
+        @inlinable
+        public init(id: ItemID, summary: Summary? = nil) {
+            self.id = id
+            self.summary = summary
+        }
+    }
+
+    /// One section: a title and its ordered items.
+    public struct Section: Hashable, Sendable {
+        /// The title, unique within the snapshot; `""` is a valid title.
+        public var title: String
+        /// The section's items, in display order.
+        public var items: [Item]
+
+        /// Creates a section.
+        @inlinable
+        public init(title: String, items: [Item] = []) {
+            self.title = title
+            self.items = items
+        }
+    }
+
+    /// The sections, in display order.
+    public let sections: [Section]
+    /// Where each identifier sits.
+    @usableFromInline package let pathsByID: [ItemID: ItemPath]
+    /// Where each section title sits.
+    @usableFromInline package let offsetsByTitle: [String: Int]
+
+    /// The snapshot with no sections.
+    @inlinable
+    public init() {
+        sections = []
+        pathsByID = [:]
+        offsetsByTitle = [:]
+    }
+
+    /// Builds a snapshot from sections, checking that titles and identifiers are unique.
+    ///
+    /// - Throws: ``ListSnapshotError`` naming the first duplicate title or identifier and both
+    ///   of its positions; nothing is built.
+    /// - Complexity: O(*n*) expected, where *n* is the number of items.
+    @inlinable
+    public init(sections: [Section]) throws(ListSnapshotError) {
+        var offsetsByTitle = [String: Int](minimumCapacity: sections.count)
+        var itemCount = 0
+        for (offset, section) in sections.enumerated() {
+            if let first = offsetsByTitle.updateValue(offset, forKey: section.title) {
+                throw .duplicateSectionTitle(section.title, first: first, second: offset)
+            }
+            itemCount += section.items.count
+        }
+        var pathsByID = [ItemID: ItemPath](minimumCapacity: itemCount)
+        for (sectionOffset, section) in sections.enumerated() {
+            for (itemOffset, item) in section.items.enumerated() {
+                let path = ItemPath(section: sectionOffset, item: itemOffset)
+                if let first = pathsByID.updateValue(path, forKey: item.id) {
+                    throw .duplicateItemID(String(describing: item.id), first: first, second: path)
+                }
+            }
+        }
+        self.sections = sections
+        self.pathsByID = pathsByID
+        self.offsetsByTitle = offsetsByTitle
+    }
+
+    /// Builds a snapshot from identifiers in display order, grouping them into sections.
+    ///
+    /// Sections appear in the order of their first identifier; inside a section, identifiers
+    /// keep their relative order. This is how ``ListAdapter`` turns a data source's flat
+    /// identifier list into sections.
+    ///
+    /// - Parameters:
+    ///   - identifiers: every identifier, in display order.
+    ///   - sectionTitle: the title of an identifier's section.
+    ///   - summary: an identifier's summary, or `nil` for an immutable item.
+    /// - Throws: ``ListSnapshotError`` when an identifier appears twice.
+    /// - Complexity: O(*n*) expected.
+    @inlinable
+    public init(
+        identifiers: some Sequence<ItemID>,
+        sectionTitle: (ItemID) throws -> String,
+        summary: (ItemID) throws -> Summary?
+    ) throws {
+        var sections: [Section] = []
+        var offsetsByTitle: [String: Int] = [:]
+        for id in identifiers {
+            let title = try sectionTitle(id)
+            let item = Item(id: id, summary: try summary(id))
+            if let offset = offsetsByTitle[title] {
+                sections[offset].items.append(item)
+            } else {
+                offsetsByTitle[title] = sections.count
+                sections.append(Section(title: title, items: [item]))
+            }
+        }
+        try self.init(sections: sections)
+    }
+}
+
+extension ListSnapshot: Equatable {
+    /// Two snapshots are equal when they have the same sections, items and summaries, in order.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.sections == rhs.sections
+    }
+}
+
+extension ListSnapshot: Hashable {
+    /// Hashes the sections, items and summaries.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(sections)
+    }
+}

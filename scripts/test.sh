@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# The test command of the README and of CI: installs what the system lacks, checks the
+# formatting, then builds and runs every test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/bootstrap.sh
+swift format lint --strict --recursive Package.swift Sources Tests
+swift test "$@"
