@@ -1,0 +1,208 @@
+/// The reason ``ListChanges`` cannot be applied to a snapshot: they break one of FORMAT.md's
+/// validity rules, or they do not produce a valid snapshot.
+///
+/// Such changes were computed for another snapshot, or were damaged on the way. Nothing is
+/// applied when this error is thrown. ``message`` names the operation, the offending index or
+/// path, and what is wrong with it, for example `item move from [1, 2]: section 1 has 2 items`.
+public struct ListChangesError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What kind of rule the changes break.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The code's stable name.
+        public let name: String
+        /// A section index outside the old snapshot (deleted, moved from) or the result
+        /// (inserted, moved to).
+        public static let sectionOutOfBounds = Code(name: "sectionOutOfBounds")
+        /// An item path outside the old snapshot (deleted, moved from, updated from) or the result
+        /// (inserted, moved to, updated to).
+        public static let itemOutOfBounds = Code(name: "itemOutOfBounds")
+        /// An old section index twice across deleted and moved-from, or a new one twice across
+        /// inserted and moved-to.
+        public static let sectionListedTwice = Code(name: "sectionListedTwice")
+        /// An old item path twice across deleted and moved-from, a new one twice across inserted
+        /// and moved-to, or two updates from (or to) one path.
+        public static let itemListedTwice = Code(name: "itemListedTwice")
+        /// An old item path inside a deleted section: its items go with it.
+        public static let itemInDeletedSection = Code(name: "itemInDeletedSection")
+        /// A new item path inside an inserted section: it arrives with its items.
+        public static let itemInInsertedSection = Code(name: "itemInInsertedSection")
+        /// An update of an item that is also deleted.
+        public static let updatedItemDeleted = Code(name: "updatedItemDeleted")
+        /// An update to a path where an item is also inserted.
+        public static let updatedItemInserted = Code(name: "updatedItemInserted")
+        /// An update of an item that also moves (refused only in UIKit-strict validation).
+        public static let updatedItemMoved = Code(name: "updatedItemMoved")
+        /// The section counts do not balance (only when checked against a data source's counts).
+        public static let sectionCountMismatch = Code(name: "sectionCountMismatch")
+        /// A section's item counts do not balance (only when checked against a data source's counts).
+        public static let itemCountMismatch = Code(name: "itemCountMismatch")
+        /// An update whose `to` holds, after the changes, another item than its `from` before them.
+        public static let updateMismatch = Code(name: "updateMismatch")
+        /// The result is not a valid snapshot: a title or identifier appears twice (see
+        /// ``ListChangesError/underlying``).
+        public static let invalidResult = Code(name: "invalidResult")
+        /// The code's stable name.
+        public var description: String { name }
+    }
+
+    /// What kind of rule the changes break.
+    public let code: Code
+    /// The offending index or path: `[section]` or `[section, item]`, in the coordinates of the
+    /// snapshot the operation refers to; empty for ``Code-swift.struct/sectionCountMismatch``.
+    public let position: [Int]
+    /// A one-line explanation: the operation, the offending value, what is wrong.
+    public let message: String
+    /// Why the result is not a valid snapshot, for ``Code-swift.struct/invalidResult``.
+    public let underlying: ListSnapshotError?
+
+    /// Creates an error.
+    package init(code: Code, position: [Int], message: String, underlying: ListSnapshotError? = nil) {
+        self.code = code
+        self.position = position
+        self.message = message
+        self.underlying = underlying
+    }
+
+    /// ``message``.
+    public var description: String { message }
+}
+
+extension ListChangesError {
+    /// Renders a violation of FORMAT.md's rules in FORMAT.md's terms.
+    package init(_ violation: ListChangesViolation) {
+        typealias Role = ListChangesViolation.Role
+        switch violation {
+        case let .sectionOutOfBounds(role, index, count, _):
+            let snapshot = Self.isOldSide(role) ? "the snapshot" : "the result"
+            self.init(
+                code: .sectionOutOfBounds, position: [index],
+                message: "\(Self.sectionOperation(role)) \(index): \(snapshot) has \(count) sections")
+        case let .sectionListedTwice(first, second, index):
+            self.init(
+                code: .sectionListedTwice, position: [index],
+                message: "\(Self.sectionOperation(second)) \(index): "
+                    + Self.twice(first: first, second: second, noun: "section", at: "\(index)"))
+        case let .sectionCountMismatch(before, after, inserted, deleted):
+            self.init(
+                code: .sectionCountMismatch, position: [],
+                message: "section count: the result has \(after) sections, but \(before) sections "
+                    + "minus \(deleted) deleted plus \(inserted) inserted make \(before - deleted + inserted)")
+        case let .itemSectionOutOfBounds(role, path, sectionCount, _):
+            let snapshot = Self.isOldSide(role) ? "the snapshot" : "the result"
+            self.init(
+                code: .itemOutOfBounds, position: [path.section, path.item],
+                message: "\(Self.itemOperation(role)) \(path): \(snapshot) has \(sectionCount) sections")
+        case let .itemOutOfBounds(role, path, itemCount, _):
+            let when = Self.isOldSide(role) ? "" : " in the result"
+            self.init(
+                code: .itemOutOfBounds, position: [path.section, path.item],
+                message: "\(Self.itemOperation(role)) \(path): section \(path.section) has \(itemCount) items\(when)")
+        case let .itemInDeletedSection(role, path):
+            self.init(
+                code: .itemInDeletedSection, position: [path.section, path.item],
+                message: "\(Self.itemOperation(role)) \(path): section \(path.section) is deleted, "
+                    + "and its items go with it")
+        case let .itemInInsertedSection(role, path):
+            self.init(
+                code: .itemInInsertedSection, position: [path.section, path.item],
+                message: "\(Self.itemOperation(role)) \(path): section \(path.section) is inserted "
+                    + "with all of its items")
+        case let .itemListedTwice(first, second, path):
+            self.init(
+                code: .itemListedTwice, position: [path.section, path.item],
+                message: "\(Self.itemOperation(second)) \(path): "
+                    + Self.twice(first: first, second: second, noun: "item", at: "\(path)"))
+        case let .itemCountMismatch(section, before, after, inserted, deleted, movedIn, movedOut):
+            let expected = before - deleted - movedOut + inserted + movedIn
+            self.init(
+                code: .itemCountMismatch, position: [section],
+                message: "section \(section): the result has \(after) items, but \(before) items minus "
+                    + "\(deleted) deleted and \(movedOut) moved out plus \(inserted) inserted and "
+                    + "\(movedIn) moved in make \(expected)")
+        case let .updatedItemDeleted(path):
+            self.init(
+                code: .updatedItemDeleted, position: [path.section, path.item],
+                message: "item update from \(path): the item there is also deleted")
+        case let .updatedItemInserted(path):
+            self.init(
+                code: .updatedItemInserted, position: [path.section, path.item],
+                message: "item update to \(path): an item is also inserted there")
+        case let .updatedItemMoved(from, to):
+            self.init(
+                code: .updatedItemMoved, position: [from.section, from.item],
+                message: "item update from \(from) to \(to): the item also moves, and UIKit refuses "
+                    + "to reload a moving item; deliver the update after the batch (splitForUIKit())")
+        }
+    }
+
+    /// An update whose `to` holds another item than its `from`.
+    package static func updateMismatch(from: ItemPath, to: ItemPath, oldID: String, newID: String) -> Self {
+        Self(
+            code: .updateMismatch, position: [to.section, to.item],
+            message: "item update from \(from) to \(to): the item at \(from) is \(quoted(oldID)), "
+                + "but the item at \(to) after the changes is \(quoted(newID))")
+    }
+
+    /// A result that is not a valid snapshot.
+    package static func invalidResult(_ error: ListSnapshotError) -> Self {
+        Self(
+            code: .invalidResult, position: error.secondPosition,
+            message: "the changes do not produce a valid snapshot: \(error.description)",
+            underlying: error)
+    }
+
+    private static func isOldSide(_ role: ListChangesViolation.Role) -> Bool {
+        switch role {
+        case .deleted, .movedFrom, .updatedFrom: true
+        case .inserted, .movedTo, .updatedTo: false
+        }
+    }
+
+    private static func sectionOperation(_ role: ListChangesViolation.Role) -> String {
+        switch role {
+        case .deleted: "section deletion"
+        case .inserted: "section insertion at"
+        case .movedFrom: "section move from"
+        case .movedTo: "section move to"
+        case .updatedFrom: "section update from"
+        case .updatedTo: "section update to"
+        }
+    }
+
+    private static func itemOperation(_ role: ListChangesViolation.Role) -> String {
+        switch role {
+        case .deleted: "item deletion at"
+        case .inserted: "item insertion at"
+        case .movedFrom: "item move from"
+        case .movedTo: "item move to"
+        case .updatedFrom: "item update from"
+        case .updatedTo: "item update to"
+        }
+    }
+
+    /// "section 2 is deleted twice", "the item at [1, 2] is also deleted",
+    /// "two items are moved to [2, 5]", "an item is also inserted at [0, 1]".
+    private static func twice(
+        first: ListChangesViolation.Role, second: ListChangesViolation.Role, noun: String, at position: String
+    ) -> String {
+        if isOldSide(first) {
+            let subject = noun == "section" ? "section \(position)" : "the item at \(position)"
+            let verb: (ListChangesViolation.Role) -> String = { role in
+                switch role {
+                case .deleted: "deleted"
+                case .movedFrom: "moved"
+                default: "updated"
+                }
+            }
+            return first == second ? "\(subject) is \(verb(first)) twice" : "\(subject) is also \(verb(first))"
+        }
+        let verb: String =
+            switch first {
+            case .inserted: "inserted at"
+            case .movedTo: "moved to"
+            default: "updated at"
+            }
+        let article = noun == "item" ? "an" : "a"
+        return first == second
+            ? "two \(noun)s are \(verb) \(position)" : "\(article) \(noun) is also \(verb) \(position)"
+    }
+}

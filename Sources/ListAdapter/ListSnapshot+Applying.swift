@@ -1,0 +1,98 @@
+extension ListSnapshot {
+    /// The snapshot that `changes` produce from this one: FORMAT.md's reference `apply`.
+    ///
+    /// The changes are first checked against FORMAT.md's validity rules, then applied in its
+    /// four steps:
+    /// 1. Removals, in this snapshot's coordinates: the deleted sections go, with their items;
+    ///    in every other section the deleted items and the `from` of every moved item go, the
+    ///    moved items being kept (with their identifier and summary) for step 3.
+    /// 2. Section order: the result has as many sections as this one, minus the deleted, plus
+    ///    the inserted. Each inserted section goes at its `index`, each moved one at its `to`; the
+    ///    other surviving sections fill the free slots in their old order.
+    /// 3. Item order, for each section that was not inserted: its size is what stayed plus what
+    ///    arrives. Each inserted item goes at its `at`, each moved item at its `to`; the items
+    ///    that stayed fill the free slots in their old order.
+    /// 4. Updates: each `updated[].to` gets its new summary; the item there must be the one
+    ///    at its `from` in this snapshot.
+    ///
+    /// Invalid changes never trap: every broken rule is a thrown error, and nothing is applied.
+    ///
+    /// - Parameter changes: changes computed for this snapshot, such as `changes(to:)` returns.
+    /// - Returns: the new snapshot.
+    /// - Throws: ``ListChangesError`` naming the first broken rule, the update whose item does not
+    ///   match (``ListChangesError/Code-swift.struct/updateMismatch``), or the duplicate title or
+    ///   identifier that the result would hold (``ListChangesError/Code-swift.struct/invalidResult``).
+    /// - Complexity: O(*n* + *c*) expected, where *n* counts the items of both snapshots and *c*
+    ///   the operations.
+    public func applying(_ changes: ListChanges<ItemID, Summary>) throws(ListChangesError) -> ListSnapshot {
+        if let violation = changes.violation(oldItemCounts: itemCounts) {
+            throw ListChangesError(violation)
+        }
+        let placement = changes.sectionPlacement(oldSectionCount: sections.count)
+
+        // Step 1: what leaves the surviving sections. Moved items travel to step 3 with their
+        // identifier and summary.
+        var removedPaths = Set<ItemPath>(minimumCapacity: changes.deletedItems.count + changes.movedItems.count)
+        var sectionsLosingItems = Set<Int>()
+        for path in changes.deletedItems {
+            removedPaths.insert(path)
+            sectionsLosingItems.insert(path.section)
+        }
+        var arrivals: [Int: [(offset: Int, item: Item)]] = [:]
+        for move in changes.movedItems {
+            removedPaths.insert(move.from)
+            sectionsLosingItems.insert(move.from.section)
+            let item = sections[move.from.section].items[move.from.item]
+            arrivals[move.to.section, default: []].append((move.to.item, item))
+        }
+        for insertion in changes.insertedItems {
+            arrivals[insertion.at.section, default: []].append(
+                (insertion.at.item, Item(id: insertion.id, summary: insertion.summary)))
+        }
+
+        // Steps 2 and 3: sections in their slots, then items in theirs.
+        var newSections: [Section] = []
+        newSections.reserveCapacity(placement.oldOffsetOfNew.count)
+        for (newOffset, oldOffset) in placement.oldOffsetOfNew.enumerated() {
+            guard oldOffset >= 0 else {
+                newSections.append(changes.insertedSections[placement.insertionOfNew[newOffset]].section)
+                continue
+            }
+            let oldSection = sections[oldOffset]
+            let arriving = arrivals[newOffset] ?? []
+            guard !arriving.isEmpty || sectionsLosingItems.contains(oldOffset) else {
+                newSections.append(oldSection)
+                continue
+            }
+            var stayed: [Item] = []
+            stayed.reserveCapacity(oldSection.items.count)
+            for (itemOffset, item) in oldSection.items.enumerated()
+            where !removedPaths.contains(ItemPath(section: oldOffset, item: itemOffset)) {
+                stayed.append(item)
+            }
+            var slots = [Item?](repeating: nil, count: stayed.count + arriving.count)
+            for arrival in arriving { slots[arrival.offset] = arrival.item }
+            var nextStayed = stayed.makeIterator()
+            let items = slots.compactMap { slot in slot ?? nextStayed.next() }
+            newSections.append(Section(title: oldSection.title, items: items))
+        }
+
+        // Step 4: updates, checking that each lands on its own item.
+        for update in changes.updatedItems {
+            let oldID = sections[update.from.section].items[update.from.item].id
+            let newID = newSections[update.to.section].items[update.to.item].id
+            guard oldID == newID else {
+                throw .updateMismatch(
+                    from: update.from, to: update.to,
+                    oldID: String(describing: oldID), newID: String(describing: newID))
+            }
+            newSections[update.to.section].items[update.to.item].summary = update.summary
+        }
+
+        do {
+            return try ListSnapshot(sections: newSections)
+        } catch {
+            throw .invalidResult(error)
+        }
+    }
+}

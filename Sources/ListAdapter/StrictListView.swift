@@ -1,0 +1,168 @@
+/// A renderer that behaves like `UITableView` and refuses, with an error, every batch that
+/// `UITableView` would refuse with `NSInternalInconsistencyException`: the strict validator.
+///
+/// The view holds what it shows (sections, rows and their identifiers). ``reloadData(_:)``
+/// replaces it. ``performBatchUpdates(_:resultingIn:)`` checks the batch as UIKit does, against
+/// the counts it shows before the update and the counts of `snapshot`, which plays the part of
+/// the data source after the update; then applies the batch to what it shows (with
+/// ``ListSnapshot/applying(_:)``) and, as a last check beyond UIKit, requires that the sections
+/// and identifiers it now shows are the snapshot's. A refused batch throws ``BatchUpdateError``
+/// and leaves the view unchanged.
+///
+/// Like a table view, the view shows the summaries it was given: an item whose summary changed
+/// but that the batch did not update keeps its old summary, so comparing ``snapshot`` with the
+/// data source's snapshot reveals a missed update.
+///
+/// ## Updates of moved items
+///
+/// UIKit refuses to reload a row that moves in the same batch. In the default
+/// ``Strictness-swift.enum/uiKit`` mode the view refuses such a batch too
+/// (``BatchUpdateError/Code-swift.struct/updatedItemMoved``), so a test learns that a real table
+/// view would crash. A renderer that drives UIKit delivers those updates after the batch:
+/// ``ListChanges/splitForUIKit()`` splits the changes, and
+/// ``performBatchUpdatesDeferringReconfigures(_:resultingIn:)`` applies the batch and then the
+/// reconfigures, as such a renderer does. In ``Strictness-swift.enum/format`` mode the view
+/// checks FORMAT.md's rules only and accepts updates of moved items in the batch.
+public struct StrictListView<ItemID: Hashable & Sendable, Summary: Hashable & Sendable>: ListRenderer, Sendable {
+    /// Which rules the view enforces.
+    public enum Strictness: Hashable, Sendable {
+        /// UIKit's rules: FORMAT.md's, and no reload of an item that moves in the same batch.
+        case uiKit
+        /// FORMAT.md's validity rules only.
+        case format
+    }
+
+    /// Which rules the view enforces.
+    public let strictness: Strictness
+    /// What the view shows.
+    public private(set) var snapshot: ListSnapshot<ItemID, Summary>
+    /// The number of batches the view accepted.
+    public private(set) var batchCount = 0
+    /// The number of times ``reloadData(_:)`` was called.
+    public private(set) var reloadCount = 0
+
+    /// Creates a view that enforces `strictness` and shows `snapshot`.
+    /// - Complexity: O(1).
+    public init(strictness: Strictness = .uiKit, showing snapshot: ListSnapshot<ItemID, Summary> = .init()) {
+        self.strictness = strictness
+        self.snapshot = snapshot
+    }
+
+    /// The number of sections shown.
+    /// - Complexity: O(1).
+    public var numberOfSections: Int { snapshot.sectionCount }
+
+    /// The number of rows shown in `section`, which must be a section the view shows.
+    /// - Complexity: O(1).
+    public func numberOfRows(inSection section: Int) -> Int {
+        guard let count = snapshot.itemCount(inSection: section) else {
+            preconditionFailure("section \(section) is outside the \(numberOfSections) sections shown")
+        }
+        return count
+    }
+
+    /// Shows `snapshot` instead of what was shown; a reload is never refused.
+    /// - Complexity: O(1).
+    public mutating func reloadData(_ snapshot: ListSnapshot<ItemID, Summary>) {
+        self.snapshot = snapshot
+        reloadCount += 1
+    }
+
+    /// Checks the batch `changes` as `UITableView` does and applies it to what the view shows.
+    ///
+    /// - Parameters:
+    ///   - changes: the batch, in FORMAT.md's batch-update semantics.
+    ///   - snapshot: what the data source reports after the update.
+    /// - Throws: ``BatchUpdateError`` in UIKit's words, for the first broken rule; the view is
+    ///   then unchanged.
+    /// - Complexity: O(*n* + *c*) expected, where *n* counts the items shown and in `snapshot`,
+    ///   and *c* the operations.
+    public mutating func performBatchUpdates(
+        _ changes: ListChanges<ItemID, Summary>, resultingIn snapshot: ListSnapshot<ItemID, Summary>
+    ) throws(BatchUpdateError) {
+        let violation = changes.violation(
+            oldItemCounts: self.snapshot.itemCounts, newItemCounts: snapshot.itemCounts,
+            refusingUpdatesOfMovedItems: strictness == .uiKit)
+        if let violation { throw BatchUpdateError(violation) }
+        let shown: ListSnapshot<ItemID, Summary>
+        do {
+            shown = try self.snapshot.applying(changes)
+        } catch {
+            throw BatchUpdateError(applying: error)
+        }
+        if let difference = Self.firstDifference(shown: shown, reported: snapshot) { throw difference }
+        self.snapshot = shown
+        batchCount += 1
+    }
+
+    /// Reconfigures rows after a batch (`reconfigureRows(at:)`): sets the summaries of shown items.
+    ///
+    /// Each reconfigure names a shown item by its path, as both `from` and `to`, and carries its
+    /// new summary, as ``ListChanges/splitForUIKit()`` returns them. Reconfigures are not a batch:
+    /// ``batchCount`` does not change.
+    ///
+    /// - Throws: ``BatchUpdateError`` for a path outside what is shown, one reconfigured twice, or
+    ///   a `from` and a `to` that name different items; the view is then unchanged.
+    /// - Complexity: O(*n* + *r*) expected, where *n* counts the items shown and *r* the reconfigures.
+    public mutating func reconfigureItems(
+        _ reconfigures: [ListChanges<ItemID, Summary>.ItemUpdate]
+    ) throws(BatchUpdateError) {
+        guard !reconfigures.isEmpty else { return }
+        let changes = ListChanges<ItemID, Summary>(updatedItems: reconfigures)
+        let counts = snapshot.itemCounts
+        if let violation = changes.violation(oldItemCounts: counts, newItemCounts: counts) {
+            throw BatchUpdateError(violation)
+        }
+        do {
+            snapshot = try snapshot.applying(changes)
+        } catch {
+            throw BatchUpdateError(applying: error)
+        }
+    }
+
+    /// Applies `changes` as a renderer that drives UIKit must: the batch without the updates of
+    /// moved items, then those updates as reconfigures (``ListChanges/splitForUIKit()``).
+    ///
+    /// Accepted in both strictness modes; counts as one batch.
+    ///
+    /// - Throws: ``BatchUpdateError`` for the first broken rule; the view is then unchanged.
+    /// - Complexity: O(*n* + *c*) expected, as ``performBatchUpdates(_:resultingIn:)``.
+    public mutating func performBatchUpdatesDeferringReconfigures(
+        _ changes: ListChanges<ItemID, Summary>, resultingIn snapshot: ListSnapshot<ItemID, Summary>
+    ) throws(BatchUpdateError) {
+        let (batch, reconfigures) = changes.splitForUIKit()
+        var view = self
+        try view.performBatchUpdates(batch, resultingIn: snapshot)
+        try view.reconfigureItems(reconfigures)
+        self = view
+    }
+
+    /// The first section title, row count or identifier that differs between what the view
+    /// would show and what the data source reports (whose section count already matches).
+    private static func firstDifference(
+        shown: ListSnapshot<ItemID, Summary>, reported: ListSnapshot<ItemID, Summary>
+    ) -> BatchUpdateError? {
+        for (section, (shownSection, reportedSection)) in zip(shown.sections, reported.sections).enumerated() {
+            if shownSection.title != reportedSection.title {
+                return .identifiersDiffer(
+                    position: [section],
+                    difference: "section \(section) is \(quoted(shownSection.title)) in the table view "
+                        + "but \(quoted(reportedSection.title)) in the data source")
+            }
+            if shownSection.items.count != reportedSection.items.count {
+                return .identifiersDiffer(
+                    position: [section],
+                    difference: "section \(section) has \(shownSection.items.count) rows in the table view "
+                        + "but \(reportedSection.items.count) in the data source")
+            }
+            for (row, (shownItem, reportedItem)) in zip(shownSection.items, reportedSection.items).enumerated()
+            where shownItem.id != reportedItem.id {
+                return .identifiersDiffer(
+                    position: [section, row],
+                    difference: "row \(row) in section \(section) is \(quoted(String(describing: shownItem.id))) "
+                        + "in the table view but \(quoted(String(describing: reportedItem.id))) in the data source")
+            }
+        }
+        return nil
+    }
+}
