@@ -98,14 +98,14 @@ public struct ListSnapshot<ItemID: Hashable & Sendable, Summary: Hashable & Send
     @inlinable
     public init(
         identifiers: some Sequence<ItemID>,
-        sectionTitle: (ItemID) throws -> String,
-        summary: (ItemID) throws -> Summary?
-    ) throws {
+        sectionTitle: (ItemID) -> String,
+        summary: (ItemID) -> Summary?
+    ) throws(ListSnapshotError) {
         var sections: [Section] = []
         var offsetsByTitle: [String: Int] = [:]
         for id in identifiers {
-            let title = try sectionTitle(id)
-            let item = Item(id: id, summary: try summary(id))
+            let title = sectionTitle(id)
+            let item = Item(id: id, summary: summary(id))
             if let offset = offsetsByTitle[title] {
                 sections[offset].items.append(item)
             } else {

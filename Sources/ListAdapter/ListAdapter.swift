@@ -1,0 +1,238 @@
+/// Turns a ``ListDataSource`` into a stream of snapshots and the changes between them, and maps
+/// index paths to identifiers and items: ISListViewAdapter in Swift concurrency.
+///
+/// ```swift
+/// let adapter = ListAdapter(dataSource: messages)
+/// let connector = ListConnector(adapter: adapter, renderer: tableRenderer)  // an observer
+/// adapter.invalidate()   // or the data source, through the ListInvalidator it was attached with
+/// connector.ready()      // once on screen: later updates animate as batches
+/// for await update in adapter.updates() { record(update) }                  // async consumers
+/// ```
+///
+/// On ``invalidate()`` the adapter re-reads the data source's identifiers, section titles and
+/// summaries, builds the new ``snapshot`` and computes the ``ListChanges`` from the current one,
+/// all off the main actor (on a serial queue of the adapter's own, not on the cooperative pool),
+/// then delivers a ``ListAdapterUpdate`` to its observers on the main actor. The main actor never
+/// waits for the data source or the diff, and no item is fetched: items are fetched one at a time
+/// by ``item(at:)``, through a bounded cache. Only identifiers, titles and summaries are held.
+///
+/// Invalidations that arrive while a diff runs are coalesced: when the diff is delivered, one
+/// more diff runs if any arrived, however many. Every diff reads the data source after the
+/// invalidations it covers, so the latest state is always delivered and none is lost.
+///
+/// When the data source throws, or returns an identifier twice, observers get a
+/// ``ListAdapterError`` and the adapter keeps its last good snapshot.
+@MainActor
+public final class ListAdapter<DataSource: ListDataSource> {
+    /// The identifier type of the data source.
+    public typealias ItemID = DataSource.ItemID
+    /// The summary type of the data source.
+    public typealias Summary = DataSource.Summary
+    /// The item type of the data source.
+    public typealias Item = DataSource.Item
+    /// The adapter's snapshot type.
+    public typealias Snapshot = ListSnapshot<ItemID, Summary>
+    /// The adapter's changes type.
+    public typealias Changes = ListChanges<ItemID, Summary>
+    /// The adapter's update type.
+    public typealias Update = ListAdapterUpdate<ItemID, Summary>
+
+    /// The data source the adapter reads.
+    public private(set) var dataSource: DataSource
+    /// What the adapter shows: the snapshot of the last update delivered (empty before the first).
+    public private(set) var snapshot = Snapshot()
+    /// The ``ListAdapterUpdate/generation`` of the last update delivered; 0 before the first.
+    public private(set) var generation = 0
+    /// The error of the last invalidation if it failed; `nil` once one succeeds.
+    public private(set) var lastError: ListAdapterError?
+
+    /// Invalidation requests, counted on the caller's thread; shared with the invalidators.
+    let requests = InvalidationRequests()
+    /// The request count the latest diff covers.
+    private var handledRequests: UInt64 = 0
+    /// The attachment of the current data source; a diff or item fetch of an older one is discarded.
+    private(set) var attachment: UInt64 = 0
+    /// Whether the next delivery is the transition to a data source set by `setDataSource(_:)`.
+    private var isChangingDataSource = false
+    /// The task running diffs, while there is work.
+    private var diffTask: Task<Void, Never>?
+    /// Where diffs run: a serial queue of the adapter's own, off the main actor and the pool.
+    private let diffExecutor = DiffExecutor(label: "ListAdapter.diff")
+
+    /// The registered observers, in registration order.
+    var observers: [ObserverEntry] = []
+    /// The continuations of the `updates()` streams.
+    var updateContinuations: [Int: AsyncStream<Update>.Continuation] = [:]
+    /// The key of the next `updates()` stream.
+    var nextContinuationKey = 0
+
+    /// Fetched items, keyed by identifier and checked against their summary.
+    var itemCache: ItemCache<ItemID, Summary, Item>
+    /// Item fetches in flight, so that concurrent requests for one item share one fetch.
+    var itemFetches: [ItemID: ItemFetch] = [:]
+
+    /// Creates an adapter over `dataSource` and attaches it (``ListDataSource/attach(_:)``).
+    ///
+    /// The adapter starts empty: call ``invalidate()`` (or let the data source's invalidator do
+    /// it) to load the data source's first snapshot.
+    ///
+    /// - Parameters:
+    ///   - dataSource: what the adapter shows.
+    ///   - itemCacheCapacity: the most fetched items kept in memory; 0 disables the cache.
+    /// - Complexity: O(1), plus the data source's `attach(_:)`.
+    public init(dataSource: DataSource, itemCacheCapacity: Int = 256) {
+        precondition(itemCacheCapacity >= 0, "itemCacheCapacity cannot be negative (got \(itemCacheCapacity))")
+        self.dataSource = dataSource
+        self.itemCache = ItemCache(capacity: itemCacheCapacity)
+        attachDataSource()
+    }
+
+    deinit {
+        // Streams end with their adapter, so that `for await` loops over them finish.
+        for continuation in updateContinuations.values { continuation.finish() }
+    }
+
+    /// Asks the adapter to re-read its data source and deliver what changed.
+    ///
+    /// Returns at once. The diff runs off the main actor and its update is delivered to observers
+    /// on the main actor; if a diff is already running, one more runs after it, whatever the
+    /// number of calls in between. Await ``invalidateAndWait()`` to know when it is delivered.
+    ///
+    /// - Complexity: O(1) here; the diff costs O(*n*) expected off the main actor, plus the data
+    ///   source's calls, where *n* counts the identifiers before and after.
+    public func invalidate() {
+        requests.request()
+        startIfNeeded()
+    }
+
+    /// Invalidates, then waits until the resulting update (or failure) has been delivered to
+    /// observers and no more work is pending.
+    ///
+    /// - Complexity: That of ``invalidate()``.
+    public func invalidateAndWait() async {
+        invalidate()
+        await waitUntilIdle()
+    }
+
+    /// Waits until every invalidation requested so far, from the adapter or from an attached
+    /// invalidator on any thread, has been delivered, and no diff runs.
+    ///
+    /// - Complexity: O(1) when idle; otherwise the time of the pending diffs.
+    public func waitUntilIdle() async {
+        startIfNeeded()
+        while let task = diffTask {
+            await task.value
+            startIfNeeded()
+        }
+    }
+
+    /// Whether a diff is running or waiting to run.
+    ///
+    /// - Complexity: O(1).
+    public var isBusy: Bool { diffTask != nil || requests.count > handledRequests }
+
+    /// Moves the adapter to `dataSource`: attaches it, detaches the old one's invalidator, drops
+    /// the cached items and invalidates. Observers get the changes between the old data source's
+    /// snapshot and the new one's, in an update whose ``ListAdapterUpdate/isDataSourceChange``
+    /// is `true`. A diff of the old data source still running is discarded.
+    ///
+    /// - Complexity: O(*c*), where *c* is the number of cached items, plus an invalidation.
+    public func setDataSource(_ dataSource: DataSource) {
+        self.dataSource = dataSource
+        itemCache.removeAll()
+        itemFetches.removeAll()
+        isChangingDataSource = true
+        attachDataSource()
+        invalidate()
+    }
+
+    /// Detaches the previous data source's invalidator and hands a new one to `dataSource`.
+    private func attachDataSource() {
+        attachment = requests.newAttachment()
+        let invalidator = ListInvalidator(requests: requests, attachment: attachment) { [weak self] in
+            Task { @MainActor [weak self] in
+                guard let self else { return }
+                self.requests.beginWake()
+                self.startIfNeeded()
+            }
+        }
+        dataSource.attach(invalidator)
+    }
+
+    /// Starts the diff task when there are requests it has not handled and it is not running.
+    private func startIfNeeded() {
+        guard diffTask == nil, requests.count > handledRequests else { return }
+        diffTask = Task { await self.runDiffs() }
+    }
+
+    /// Runs diffs until every request is handled. Only this loop changes `snapshot`, one diff at
+    /// a time, so each diff starts from the snapshot the previous one delivered.
+    private func runDiffs() async {
+        while true {
+            let requested = requests.count
+            guard requested > handledRequests else { break }
+            // Read the count before the data source: a request counted after this line is
+            // handled by the next turn of the loop.
+            handledRequests = requested
+            let source = dataSource
+            let sourceAttachment = attachment
+            let base = snapshot
+            let outcome = await withTaskExecutorPreference(diffExecutor) {
+                await Self.computeUpdate(of: source, from: base)
+            }
+            // The data source was replaced while it was read: `setDataSource` requested a new diff.
+            guard sourceAttachment == attachment else { continue }
+            switch outcome {
+            case .success(let (newSnapshot, changes)):
+                deliver(newSnapshot, changes: changes, from: base)
+            case .failure(let error):
+                fail(error)
+            }
+        }
+        diffTask = nil
+    }
+
+    /// Reads `dataSource` and diffs `base` against it, off the main actor (on the task executor
+    /// preferred by the caller: the adapter's `diffExecutor`).
+    @concurrent
+    private nonisolated static func computeUpdate(
+        of dataSource: DataSource, from base: Snapshot
+    ) async -> Result<(Snapshot, Changes), ListAdapterError> {
+        let identifiers: [ItemID]
+        do {
+            identifiers = try await dataSource.identifiers()
+        } catch {
+            return .failure(.identifiersFailed(error))
+        }
+        let newSnapshot: Snapshot
+        do {
+            newSnapshot = try Snapshot(
+                identifiers: identifiers,
+                sectionTitle: { dataSource.sectionTitle(for: $0) ?? "" },
+                summary: { dataSource.summary(for: $0) })
+        } catch {
+            return .failure(.duplicateIdentifier(error))
+        }
+        return .success((newSnapshot, base.changes(to: newSnapshot)))
+    }
+
+    /// Makes `newSnapshot` current and tells the observers and streams.
+    private func deliver(_ newSnapshot: Snapshot, changes: Changes, from base: Snapshot) {
+        generation += 1
+        snapshot = newSnapshot
+        lastError = nil
+        let update = Update(
+            generation: generation, oldSnapshot: base, newSnapshot: newSnapshot, changes: changes,
+            isDataSourceChange: isChangingDataSource)
+        isChangingDataSource = false
+        dropStaleItems()
+        notifyObservers { $0.listAdapter(self, didUpdate: update) }
+        for continuation in updateContinuations.values { continuation.yield(update) }
+    }
+
+    /// Records `error` and tells the observers; the snapshot stays as it was.
+    private func fail(_ error: ListAdapterError) {
+        lastError = error
+        notifyObservers { $0.listAdapter(self, didFail: error) }
+    }
+}

@@ -1,0 +1,74 @@
+/// Why a ``ListAdapter`` could not read its data source or fetch an item.
+///
+/// When an invalidation fails the adapter keeps its last good snapshot and reports this error to
+/// its observers (``ListAdapterObserver/listAdapter(_:didFail:)``); the next invalidation tries
+/// again. ``message`` says what went wrong and what to do; ``underlying`` is the cause.
+public struct ListAdapterError: Error, CustomStringConvertible {
+    /// What kind of failure this is. Codes are compared by ``name``; new ones may be added.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The code's stable name.
+        public let name: String
+
+        /// The data source's ``ListDataSource/identifiers()`` threw; ``underlying`` is its error.
+        public static let identifiersFailed = Code(name: "identifiersFailed")
+        /// The data source returned an identifier twice; ``underlying`` is the
+        /// ``ListSnapshotError`` that names it and both of its positions.
+        public static let duplicateIdentifier = Code(name: "duplicateIdentifier")
+        /// The data source's ``ListDataSource/item(for:)`` threw; ``underlying`` is its error.
+        public static let itemFetchFailed = Code(name: "itemFetchFailed")
+
+        /// The code's stable name.
+        public var description: String { name }
+    }
+
+    /// What kind of failure this is.
+    public let code: Code
+    /// What went wrong and what to do about it.
+    public let message: String
+    /// The error that caused this one, if any.
+    public let underlying: (any Error)?
+
+    /// Creates an error.
+    public init(code: Code, message: String, underlying: (any Error)? = nil) {
+        self.code = code
+        self.message = message
+        self.underlying = underlying
+    }
+
+    /// The snapshot error naming the duplicate identifier, for ``Code/duplicateIdentifier``.
+    public var snapshotError: ListSnapshotError? { underlying as? ListSnapshotError }
+
+    /// The message, followed by the underlying error when there is one.
+    public var description: String {
+        guard let underlying else { return message }
+        return "\(message) (\(underlying))"
+    }
+
+    /// The data source's `identifiers()` threw `error`.
+    static func identifiersFailed(_ error: any Error) -> Self {
+        Self(
+            code: .identifiersFailed,
+            message: "The data source failed to list its identifiers; the adapter keeps its last snapshot. "
+                + "Fix the data source's identifiers() and invalidate again",
+            underlying: error)
+    }
+
+    /// The data source returned an identifier twice.
+    static func duplicateIdentifier(_ error: ListSnapshotError) -> Self {
+        Self(
+            code: .duplicateIdentifier,
+            message: "The data source returned the identifier \(quoted(error.duplicate)) twice "
+                + "(\(error.firstPosition) and \(error.secondPosition) once grouped into sections); "
+                + "the adapter keeps its last snapshot. Make identifiers() return each identifier once",
+            underlying: error)
+    }
+
+    /// Fetching the item identified by `id` threw `error`.
+    static func itemFetchFailed(_ id: some Hashable, _ error: any Error) -> Self {
+        Self(
+            code: .itemFetchFailed,
+            message: "The data source failed to fetch the item \(quoted(String(describing: id))). "
+                + "Check the data source's item(for:) and ask again",
+            underlying: error)
+    }
+}

@@ -1,0 +1,35 @@
+/// One delivery of a ``ListAdapter``: the snapshot it showed, the snapshot it shows now, and the
+/// changes between them.
+///
+/// `try oldSnapshot.applying(changes) == newSnapshot` always holds, and each update's
+/// ``oldSnapshot`` is the previous update's ``newSnapshot``: a renderer that applies every update
+/// in order stays in step with the adapter.
+public struct ListAdapterUpdate<ItemID: Hashable & Sendable, Summary: Hashable & Sendable>: Sendable {
+    /// The position of this update in the adapter's history: 1 for the first, then one more for
+    /// each update. Failed invalidations do not count.
+    public let generation: Int
+    /// What the adapter showed before this update.
+    public let oldSnapshot: ListSnapshot<ItemID, Summary>
+    /// What the adapter shows after this update.
+    public let newSnapshot: ListSnapshot<ItemID, Summary>
+    /// The changes that take ``oldSnapshot`` to ``newSnapshot``, in FORMAT.md's batch semantics.
+    /// Empty when an invalidation found nothing changed.
+    public let changes: ListChanges<ItemID, Summary>
+    /// Whether this update is the transition to a new data source (``ListAdapter/setDataSource(_:)``).
+    public let isDataSourceChange: Bool
+
+    /// Creates an update.
+    public init(
+        generation: Int,
+        oldSnapshot: ListSnapshot<ItemID, Summary>,
+        newSnapshot: ListSnapshot<ItemID, Summary>,
+        changes: ListChanges<ItemID, Summary>,
+        isDataSourceChange: Bool = false
+    ) {
+        self.generation = generation
+        self.oldSnapshot = oldSnapshot
+        self.newSnapshot = newSnapshot
+        self.changes = changes
+        self.isDataSourceChange = isDataSourceChange
+    }
+}

@@ -1,0 +1,80 @@
+extension ListChanges {
+    /// How many operations of each kind the changes hold.
+    public struct Counts: Hashable, Sendable, CustomStringConvertible {
+        /// Sections deleted, inserted and moved.
+        public var sectionsDeleted = 0, sectionsInserted = 0, sectionsMoved = 0
+        /// Items deleted, inserted, moved and updated.
+        public var itemsDeleted = 0, itemsInserted = 0, itemsMoved = 0, itemsUpdated = 0
+
+        /// Creates zero counts.
+        public init() {}
+
+        /// Adds `other`'s counts to these.
+        public static func += (lhs: inout Self, rhs: Self) {
+            lhs.sectionsDeleted += rhs.sectionsDeleted
+            lhs.sectionsInserted += rhs.sectionsInserted
+            lhs.sectionsMoved += rhs.sectionsMoved
+            lhs.itemsDeleted += rhs.itemsDeleted
+            lhs.itemsInserted += rhs.itemsInserted
+            lhs.itemsMoved += rhs.itemsMoved
+            lhs.itemsUpdated += rhs.itemsUpdated
+        }
+
+        /// `sections +1 -0 ~0  items +3 -1 ~2 *1`: `+` inserted, `-` deleted, `~` moved,
+        /// `*` updated.
+        public var description: String {
+            "sections +\(sectionsInserted) -\(sectionsDeleted) ~\(sectionsMoved)  "
+                + "items +\(itemsInserted) -\(itemsDeleted) ~\(itemsMoved) *\(itemsUpdated)"
+        }
+    }
+
+    /// How many operations of each kind the changes hold.
+    /// - Complexity: O(1).
+    public var counts: Counts {
+        var counts = Counts()
+        counts.sectionsDeleted = deletedSections.count
+        counts.sectionsInserted = insertedSections.count
+        counts.sectionsMoved = movedSections.count
+        counts.itemsDeleted = deletedItems.count
+        counts.itemsInserted = insertedItems.count
+        counts.itemsMoved = movedItems.count
+        counts.itemsUpdated = updatedItems.count
+        return counts
+    }
+
+    /// The operations in words, one line each, in FORMAT.md's order: sections deleted,
+    /// inserted, moved; items deleted, inserted, moved, updated.
+    ///
+    /// - Parameter old: the snapshot the changes apply to, to name what a removal removes; when
+    ///   `nil`, removals are described by position only.
+    /// - Complexity: O(*c*), where *c* is the number of operations.
+    public func describedInWords(old: ListSnapshot<ItemID, Summary>?) -> [String] {
+        func title(_ offset: Int) -> String {
+            old?.title(ofSection: offset).map { " " + quoted($0) } ?? ""
+        }
+        func id(_ path: ItemPath) -> String {
+            old?.identifier(at: path).map { " " + quoted(String(describing: $0)) } ?? ""
+        }
+        func summary(_ value: Summary?) -> String {
+            value.map { " (summary " + quoted(String(describing: $0)) + ")" } ?? ""
+        }
+        func items(_ count: Int) -> String { count == 1 ? "1 item" : "\(count) items" }
+        var lines: [String] = []
+        lines += deletedSections.map { "delete section \($0)\(title($0))" }
+        lines += insertedSections.map {
+            "insert section \($0.index) \(quoted($0.section.title)) with \(items($0.section.items.count))"
+        }
+        lines += movedSections.map { "move section \($0.from)\(title($0.from)) to \($0.to)" }
+        lines += deletedItems.map { "delete item\(id($0)) at \($0)" }
+        lines += insertedItems.map {
+            "insert item \(quoted(String(describing: $0.id))) at \($0.at)\(summary($0.summary))"
+        }
+        lines += movedItems.map { "move item\(id($0.from)) from \($0.from) to \($0.to)" }
+        lines += updatedItems.map {
+            let place = $0.from == $0.to ? "at \($0.to)" : "from \($0.from) to \($0.to)"
+            let to = $0.summary.map { quoted(String(describing: $0)) } ?? "no summary"
+            return "update item\(id($0.from)) \(place): summary now \(to)"
+        }
+        return lines
+    }
+}

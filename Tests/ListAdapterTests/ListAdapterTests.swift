@@ -1,0 +1,588 @@
+import Synchronization
+import Testing
+
+@testable import ListAdapter
+
+// MARK: - Test doubles shared by the adapter, connector and soak tests
+
+/// What `MutableDataSource.item(for:)` returns: the identifier and the summary it had when fetched.
+struct FetchedItem: Hashable, Sendable {
+    let id: String
+    let summary: String?
+}
+
+/// An error a data source throws on request.
+struct DataSourceFailure: Error, Hashable {
+    let reason: String
+}
+
+/// Opens once; everything waiting on it then resumes, and later waits return at once.
+final class Gate: Sendable {
+    private let state = Mutex<(isOpen: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    func wait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let resumeNow = state.withLock { state in
+                if state.isOpen { return true }
+                state.waiters.append(continuation)
+                return false
+            }
+            if resumeNow { continuation.resume() }
+        }
+    }
+
+    func open() {
+        let waiters = state.withLock { state in
+            state.isOpen = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+}
+
+/// A data source whose state is a `StringSnapshot` the test sets, counting its calls, and
+/// failing, returning a duplicate or blocking on request.
+///
+/// It answers consistently, as ListDataSource asks: `sectionTitle(for:)` and `summary(for:)`
+/// answer from the state that the last `identifiers()` call served, even if the test has set a
+/// newer one since.
+final class MutableDataSource: ListDataSource {
+    typealias ItemID = String
+    typealias Summary = String
+    typealias Item = FetchedItem
+
+    private struct State {
+        var snapshot = StringSnapshot()
+        var served = StringSnapshot()
+        var identifiersCalls = 0
+        var itemCalls = 0
+        var failure: DataSourceFailure?
+        var duplicate: String?
+        var identifiersGate: Gate?
+        var itemGate: Gate?
+        var invalidator: ListInvalidator?
+    }
+
+    private let state = Mutex(State())
+    /// Yields each time `identifiers()` starts.
+    let identifiersStarted: AsyncStream<Void>
+    private let identifiersStartedContinuation: AsyncStream<Void>.Continuation
+
+    init(_ snapshot: StringSnapshot = StringSnapshot()) {
+        (identifiersStarted, identifiersStartedContinuation) = AsyncStream.makeStream(of: Void.self)
+        state.withLock { $0.snapshot = snapshot }
+    }
+
+    /// Replaces the state; the adapter sees it on its next invalidation.
+    func set(_ snapshot: StringSnapshot) { state.withLock { $0.snapshot = snapshot } }
+    /// Makes `identifiers()` throw `failure` until cleared with `nil`.
+    func fail(with failure: DataSourceFailure?) { state.withLock { $0.failure = failure } }
+    /// Makes `identifiers()` return `id` a second time, at the end, until cleared with `nil`.
+    func duplicate(_ id: String?) { state.withLock { $0.duplicate = id } }
+    /// Makes the next `identifiers()` call wait for `gate` after reading the state.
+    func blockNextIdentifiers(on gate: Gate) { state.withLock { $0.identifiersGate = gate } }
+    /// Makes every `item(for:)` call wait for `gate` until cleared with `nil`.
+    func blockItems(on gate: Gate?) { state.withLock { $0.itemGate = gate } }
+
+    var identifiersCalls: Int { state.withLock { $0.identifiersCalls } }
+    var itemCalls: Int { state.withLock { $0.itemCalls } }
+    var invalidator: ListInvalidator? { state.withLock { $0.invalidator } }
+
+    /// The snapshot an adapter builds from this state: empty sections cannot come from a flat
+    /// identifier list, so they are left out.
+    var expectedSnapshot: StringSnapshot {
+        try! StringSnapshot(sections: state.withLock { $0.snapshot }.sections.filter { !$0.items.isEmpty })
+    }
+
+    func identifiers() async throws -> [String] {
+        let (ids, failure, gate) = state.withLock { state in
+            state.identifiersCalls += 1
+            defer { state.identifiersGate = nil }
+            state.served = state.snapshot
+            var ids = state.snapshot.identifiers
+            if let duplicate = state.duplicate { ids.append(duplicate) }
+            return (ids, state.failure, state.identifiersGate)
+        }
+        identifiersStartedContinuation.yield()
+        if let gate { await gate.wait() }
+        if let failure { throw failure }
+        return ids
+    }
+
+    func sectionTitle(for id: String) -> String? {
+        state.withLock { state in
+            guard let path = state.served.path(of: id) else { return nil }
+            let title = state.served.sections[path.section].title
+            return title.isEmpty ? nil : title  // exercises "nil means the "" section"
+        }
+    }
+
+    func summary(for id: String) -> String? {
+        state.withLock { state in state.served.path(of: id).flatMap { state.served.item(at: $0)?.summary } }
+    }
+
+    func item(for id: String) async throws -> FetchedItem {
+        let (summary, gate) = state.withLock { state in
+            state.itemCalls += 1
+            return (state.snapshot.path(of: id).flatMap { state.snapshot.item(at: $0)?.summary }, state.itemGate)
+        }
+        if let gate { await gate.wait() }
+        if id.hasPrefix("broken") { throw DataSourceFailure(reason: "no item \(id)") }
+        return FetchedItem(id: id, summary: summary)
+    }
+
+    func attach(_ invalidator: ListInvalidator) {
+        state.withLock { $0.invalidator = invalidator }
+    }
+}
+
+/// An observer that keeps every update and failure it gets.
+@MainActor
+final class RecordingObserver<DataSource: ListDataSource>: ListAdapterObserver {
+    var updates: [ListAdapterUpdate<DataSource.ItemID, DataSource.Summary>] = []
+    var failures: [ListAdapterError] = []
+    var onUpdate: ((ListAdapterUpdate<DataSource.ItemID, DataSource.Summary>) -> Void)?
+
+    func listAdapter(
+        _ adapter: ListAdapter<DataSource>, didUpdate update: ListAdapterUpdate<DataSource.ItemID, DataSource.Summary>
+    ) {
+        updates.append(update)
+        onUpdate?(update)
+    }
+
+    func listAdapter(_ adapter: ListAdapter<DataSource>, didFail error: ListAdapterError) {
+        failures.append(error)
+    }
+}
+
+/// Builds a snapshot from `(title, ["id" or "id=summary"])` pairs.
+func makeSnapshot(_ sections: [(String, [String])]) -> StringSnapshot {
+    try! StringSnapshot(
+        sections: sections.map { title, items in
+            .init(
+                title: title,
+                items: items.map { item in
+                    let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
+                    return .init(id: parts[0], summary: parts.count > 1 ? parts[1] : nil)
+                })
+        })
+}
+
+// MARK: - Tests
+
+@MainActor
+@Suite("ListAdapter")
+struct ListAdapterTests {
+    static let mail = makeSnapshot([
+        ("Today", ["a=1", "b", "c=1"]),
+        ("", ["d=1"]),
+        ("Archive", ["e", "f=2"]),
+    ])
+
+    @Test("The adapter starts empty and its first invalidation delivers everything inserted")
+    func firstInvalidation() async throws {
+        let source = MutableDataSource(Self.mail)
+        let adapter = ListAdapter(dataSource: source)
+        let observer = RecordingObserver<MutableDataSource>()
+        adapter.addObserver(observer)
+        #expect(adapter.snapshot.isEmpty)
+        #expect(adapter.generation == 0)
+        #expect(source.identifiersCalls == 0)
+
+        await adapter.invalidateAndWait()
+
+        #expect(source.identifiersCalls == 1)
+        let update = try #require(observer.updates.first)
+        #expect(observer.updates.count == 1)
+        #expect(update.generation == 1)
+        #expect(update.oldSnapshot.isEmpty)
+        #expect(update.newSnapshot == Self.mail)
+        #expect(!update.isDataSourceChange)
+        #expect(update.changes.insertedSections.map(\.index) == [0, 1, 2])
+        #expect(update.changes.insertedSections.map(\.section) == Self.mail.sections)
+        #expect(update.changes.operationCount == 3)
+        #expect(adapter.snapshot == Self.mail)
+        #expect(adapter.generation == 1)
+        #expect(source.itemCalls == 0)
+    }
+
+    @Test("Later invalidations deliver the changes, which apply to the old snapshot")
+    func laterInvalidations() async throws {
+        let source = MutableDataSource(Self.mail)
+        let adapter = ListAdapter(dataSource: source)
+        let observer = RecordingObserver<MutableDataSource>()
+        adapter.addObserver(observer)
+        await adapter.invalidateAndWait()
+        let next = makeSnapshot([("Archive", ["e", "f=3", "a=1"]), ("Today", ["c=1", "b", "x"])])
+        source.set(next)
+        await adapter.invalidateAndWait()
+        // Nothing changed: still an update, with no operation.
+        await adapter.invalidateAndWait()
+
+        #expect(observer.updates.map(\.generation) == [1, 2, 3])
+        let update = observer.updates[1]
+        #expect(update.oldSnapshot == Self.mail)
+        #expect(update.newSnapshot == next)
+        #expect(try update.oldSnapshot.applying(update.changes) == next)
+        #expect(update.changes.deletedSections == [1])
+        #expect(update.changes.updatedItems.map(\.summary) == ["3"])
+        #expect(observer.updates[2].changes.isEmpty)
+        #expect(observer.updates[2].oldSnapshot == next)
+    }
+
+    @Test("Index paths map to identifiers and back; counts and titles follow the snapshot")
+    func indexPathMapping() async {
+        let adapter = ListAdapter(dataSource: MutableDataSource(Self.mail))
+        await adapter.invalidateAndWait()
+
+        #expect(adapter.numberOfSections == 3)
+        #expect((0..<3).map(adapter.numberOfItems(inSection:)) == [3, 1, 2])
+        #expect((0..<3).map(adapter.title(ofSection:)) == ["Today", "", "Archive"])
+        for (sectionOffset, section) in Self.mail.sections.enumerated() {
+            for (itemOffset, item) in section.items.enumerated() {
+                let path = ItemPath(section: sectionOffset, item: itemOffset)
+                #expect(adapter.identifier(at: path) == item.id)
+                #expect(adapter.path(of: item.id) == path)
+                #expect(adapter.summary(at: path) == item.summary)
+            }
+        }
+        #expect(adapter.identifier(at: ItemPath(section: 1, item: 1)) == nil)
+        #expect(adapter.identifier(at: ItemPath(section: 3, item: 0)) == nil)
+        #expect(adapter.path(of: "zzz") == nil)
+    }
+
+    @Test("Items are fetched on demand, cached by identifier, and dropped when updated or gone")
+    func itemFetchAndCache() async throws {
+        let source = MutableDataSource(Self.mail)
+        let adapter = ListAdapter(dataSource: source)
+        await adapter.invalidateAndWait()
+        let pathOfA = ItemPath(section: 0, item: 0)
+
+        #expect(adapter.cachedItem(at: pathOfA) == nil)
+        #expect(try await adapter.item(at: pathOfA) == FetchedItem(id: "a", summary: "1"))
+        #expect(source.itemCalls == 1)
+        #expect(adapter.cachedItem(at: pathOfA) == FetchedItem(id: "a", summary: "1"))
+        #expect(try await adapter.item(at: pathOfA) == FetchedItem(id: "a", summary: "1"))
+        #expect(source.itemCalls == 1)
+        #expect(try await adapter.item(at: ItemPath(section: 9, item: 0)) == nil)
+        #expect(try await adapter.item(for: "nope") == nil)
+        _ = try await adapter.item(for: "b")
+        _ = try await adapter.item(for: "e")
+        #expect(adapter.cachedItemCount == 3)
+        #expect(source.itemCalls == 3)
+
+        // "a" updated and moved, "b" gone, "e" unchanged (immutable) but moved.
+        source.set(makeSnapshot([("Archive", ["e", "a=2"]), ("Today", ["c=1"])]))
+        await adapter.invalidateAndWait()
+        #expect(adapter.cachedItemCount == 1)
+        #expect(adapter.cachedItem(at: ItemPath(section: 0, item: 0)) == FetchedItem(id: "e", summary: nil))
+        #expect(adapter.cachedItem(at: ItemPath(section: 0, item: 1)) == nil)
+        #expect(try await adapter.item(at: ItemPath(section: 0, item: 1)) == FetchedItem(id: "a", summary: "2"))
+        #expect(source.itemCalls == 4)
+    }
+
+    @Test("Concurrent requests for one item cost one fetch")
+    func concurrentItemRequests() async throws {
+        let source = MutableDataSource(Self.mail)
+        let adapter = ListAdapter(dataSource: source)
+        await adapter.invalidateAndWait()
+        let gate = Gate()
+        source.blockItems(on: gate)
+        let first = Task { try await adapter.item(for: "c") }
+        let second = Task { try await adapter.item(for: "c") }
+        while source.itemCalls == 0 { await Task.yield() }
+        gate.open()
+        #expect(try await first.value == FetchedItem(id: "c", summary: "1"))
+        #expect(try await second.value == FetchedItem(id: "c", summary: "1"))
+        #expect(source.itemCalls == 1)
+    }
+
+    @Test("A failing item fetch throws ListAdapterError with the cause")
+    func itemFetchFailure() async throws {
+        let source = MutableDataSource(makeSnapshot([("", ["broken-1", "ok"])]))
+        let adapter = ListAdapter(dataSource: source)
+        await adapter.invalidateAndWait()
+        let error = await #expect(throws: ListAdapterError.self) {
+            _ = try await adapter.item(at: ItemPath(section: 0, item: 0))
+        }
+        #expect(error?.code == .itemFetchFailed)
+        #expect(error?.underlying as? DataSourceFailure == DataSourceFailure(reason: "no item broken-1"))
+        #expect(error?.message.contains("\"broken-1\"") == true)
+        #expect(adapter.cachedItemCount == 0)
+    }
+
+    @Test("A cache of capacity 2 keeps the two most recently used items")
+    func boundedCache() async throws {
+        let source = MutableDataSource(Self.mail)
+        let adapter = ListAdapter(dataSource: source, itemCacheCapacity: 2)
+        await adapter.invalidateAndWait()
+        _ = try await adapter.item(for: "a")
+        _ = try await adapter.item(for: "b")
+        _ = try await adapter.item(for: "a")  // "a" is now the most recent
+        _ = try await adapter.item(for: "c")  // evicts "b"
+        #expect(adapter.cachedItemCount == 2)
+        #expect(adapter.cachedItem(at: ItemPath(section: 0, item: 0)) != nil)
+        #expect(adapter.cachedItem(at: ItemPath(section: 0, item: 1)) == nil)
+        #expect(adapter.cachedItem(at: ItemPath(section: 0, item: 2)) != nil)
+        #expect(source.itemCalls == 3)
+    }
+
+    @Test("Switching data sources delivers the changes between the two and detaches the old one")
+    func dataSourceSwitch() async throws {
+        let first = MutableDataSource(Self.mail)
+        let secondState = makeSnapshot([("Archive", ["f=2", "z"]), ("Today", ["a=9"])])
+        let second = MutableDataSource(secondState)
+        let adapter = ListAdapter(dataSource: first)
+        let observer = RecordingObserver<MutableDataSource>()
+        adapter.addObserver(observer)
+        await adapter.invalidateAndWait()
+        _ = try await adapter.item(for: "e")
+        let oldInvalidator = try #require(first.invalidator)
+        #expect(oldInvalidator.isAttached)
+
+        adapter.setDataSource(second)
+        await adapter.waitUntilIdle()
+
+        #expect(!oldInvalidator.isAttached)
+        #expect(second.invalidator?.isAttached == true)
+        #expect(adapter.dataSource === second)
+        let update = try #require(observer.updates.last)
+        #expect(observer.updates.count == 2)
+        #expect(update.isDataSourceChange)
+        #expect(update.oldSnapshot == Self.mail)
+        #expect(update.newSnapshot == secondState)
+        #expect(update.changes == Self.mail.changes(to: secondState))
+        #expect(try Self.mail.applying(update.changes) == secondState)
+        #expect(adapter.cachedItemCount == 0)
+
+        // The old data source's invalidator no longer reaches the adapter.
+        oldInvalidator.invalidate()
+        await adapter.waitUntilIdle()
+        #expect(observer.updates.count == 2)
+        #expect(first.identifiersCalls == 1)
+    }
+
+    @Test("A diff of the old data source still running when the source is switched is discarded")
+    func switchDuringDiff() async throws {
+        let first = MutableDataSource(Self.mail)
+        let second = MutableDataSource(makeSnapshot([("Other", ["q"])]))
+        let adapter = ListAdapter(dataSource: first)
+        let observer = RecordingObserver<MutableDataSource>()
+        adapter.addObserver(observer)
+        let gate = Gate()
+        first.blockNextIdentifiers(on: gate)
+        var started = first.identifiersStarted.makeAsyncIterator()
+        adapter.invalidate()
+        await started.next()
+        adapter.setDataSource(second)
+        gate.open()
+        await adapter.waitUntilIdle()
+
+        #expect(observer.updates.count == 1)
+        let update = try #require(observer.updates.first)
+        #expect(update.isDataSourceChange)
+        #expect(update.oldSnapshot.isEmpty)
+        #expect(update.newSnapshot == second.expectedSnapshot)
+    }
+
+    @Test("Invalidations through the invalidator, from other threads, are delivered")
+    func invalidatorFromOtherThreads() async throws {
+        let source = MutableDataSource(Self.mail)
+        let adapter = ListAdapter(dataSource: source)
+        let invalidator = try #require(source.invalidator)
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<20 { group.addTask { invalidator.invalidate() } }
+        }
+        await adapter.waitUntilIdle()
+        #expect(adapter.snapshot == Self.mail)
+        #expect(!adapter.isBusy)
+        // However they interleave with the diffs, never more diffs than invalidations.
+        #expect((1...20).contains(source.identifiersCalls))
+    }
+
+    @Test("The invalidator does not keep the adapter alive")
+    func invalidatorHoldsAdapterWeakly() async throws {
+        let source = MutableDataSource(Self.mail)
+        weak var weakAdapter: ListAdapter<MutableDataSource>?
+        do {
+            let adapter = ListAdapter(dataSource: source)
+            weakAdapter = adapter
+            await adapter.invalidateAndWait()
+        }
+        #expect(weakAdapter == nil)
+        source.invalidator?.invalidate()  // a no-op, not a crash
+        #expect(source.identifiersCalls == 1)
+    }
+
+    @Test("Removed observers stop receiving; observers are held weakly")
+    func observerRemoval() async {
+        let source = MutableDataSource(Self.mail)
+        let adapter = ListAdapter(dataSource: source)
+        let kept = RecordingObserver<MutableDataSource>()
+        let removed = RecordingObserver<MutableDataSource>()
+        adapter.addObserver(kept)
+        adapter.addObserver(removed)
+        adapter.addObserver(kept)  // once only
+        do {
+            let dropped = RecordingObserver<MutableDataSource>()
+            adapter.addObserver(dropped)
+            #expect(adapter.observerCount == 3)
+        }
+        #expect(adapter.observerCount == 2)
+        await adapter.invalidateAndWait()
+        adapter.removeObserver(removed)
+        await adapter.invalidateAndWait()
+        #expect(kept.updates.count == 2)
+        #expect(removed.updates.count == 1)
+        #expect(adapter.observerCount == 1)
+    }
+
+    @Test("An observer removed by an earlier one during a delivery does not get that delivery")
+    func removalDuringDelivery() async {
+        let adapter = ListAdapter(dataSource: MutableDataSource(Self.mail))
+        let first = RecordingObserver<MutableDataSource>()
+        let second = RecordingObserver<MutableDataSource>()
+        first.onUpdate = { [unowned adapter, unowned second] _ in adapter.removeObserver(second) }
+        adapter.addObserver(first)
+        adapter.addObserver(second)
+        await adapter.invalidateAndWait()
+        #expect(first.updates.count == 1)
+        #expect(second.updates.isEmpty)
+    }
+
+    @Test("A throwing data source delivers ListAdapterError and the adapter keeps its last snapshot")
+    func throwingDataSource() async throws {
+        let source = MutableDataSource(Self.mail)
+        let adapter = ListAdapter(dataSource: source)
+        let observer = RecordingObserver<MutableDataSource>()
+        adapter.addObserver(observer)
+        await adapter.invalidateAndWait()
+
+        source.set(makeSnapshot([("New", ["n"])]))
+        source.fail(with: DataSourceFailure(reason: "offline"))
+        await adapter.invalidateAndWait()
+
+        let error = try #require(observer.failures.first)
+        #expect(observer.failures.count == 1)
+        #expect(error.code == .identifiersFailed)
+        #expect(error.underlying as? DataSourceFailure == DataSourceFailure(reason: "offline"))
+        #expect(error.message.contains("keeps its last snapshot"))
+        #expect(adapter.lastError?.code == .identifiersFailed)
+        #expect(adapter.snapshot == Self.mail)
+        #expect(adapter.generation == 1)
+        #expect(observer.updates.count == 1)
+
+        // Recovery: the next update goes from the last good snapshot to the new state.
+        source.fail(with: nil)
+        await adapter.invalidateAndWait()
+        #expect(adapter.lastError == nil)
+        let update = try #require(observer.updates.last)
+        #expect(update.generation == 2)
+        #expect(update.oldSnapshot == Self.mail)
+        #expect(update.newSnapshot == makeSnapshot([("New", ["n"])]))
+    }
+
+    @Test("A data source returning a duplicate delivers ListAdapterError naming it")
+    func duplicateIdentifiers() async throws {
+        let source = MutableDataSource(Self.mail)
+        let adapter = ListAdapter(dataSource: source)
+        let observer = RecordingObserver<MutableDataSource>()
+        adapter.addObserver(observer)
+        await adapter.invalidateAndWait()
+
+        source.duplicate("b")
+        await adapter.invalidateAndWait()
+
+        let error = try #require(observer.failures.first)
+        #expect(error.code == .duplicateIdentifier)
+        let snapshotError = try #require(error.snapshotError)
+        #expect(snapshotError.code == .duplicateItemID)
+        #expect(snapshotError.duplicate == "b")
+        #expect(snapshotError.firstPosition == [0, 1])
+        #expect(snapshotError.secondPosition == [0, 3])
+        #expect(error.message.contains("\"b\" twice"))
+        #expect(adapter.snapshot == Self.mail)
+        #expect(observer.updates.count == 1)
+    }
+
+    @Test("The updates stream delivers every update in order and ends with the adapter")
+    func updatesStream() async throws {
+        let source = MutableDataSource(Self.mail)
+        var adapter: ListAdapter<MutableDataSource>? = ListAdapter(dataSource: source)
+        let stream = try #require(adapter).updates()
+        await adapter?.invalidateAndWait()
+        source.set(makeSnapshot([("Today", ["a=1"])]))
+        await adapter?.invalidateAndWait()
+        adapter = nil
+
+        var generations: [Int] = []
+        var last: StringSnapshot?
+        for await update in stream {
+            generations.append(update.generation)
+            last = update.newSnapshot
+        }
+        #expect(generations == [1, 2])
+        #expect(last == makeSnapshot([("Today", ["a=1"])]))
+    }
+
+    @Test("Many invalidations during a slow diff lead to one more diff that delivers the latest state")
+    func coalescing() async throws {
+        var rng = SeededGenerator(seed: 7)
+        var state = RandomSnapshots.snapshot(using: &rng)
+        let source = MutableDataSource(state)
+        let adapter = ListAdapter(dataSource: source)
+        let observer = RecordingObserver<MutableDataSource>()
+        adapter.addObserver(observer)
+        let invalidator = try #require(source.invalidator)
+        let gate = Gate()
+        source.blockNextIdentifiers(on: gate)
+        var started = source.identifiersStarted.makeAsyncIterator()
+
+        adapter.invalidate()
+        await started.next()  // the first diff has read the data source and is blocked
+        let firstState = source.expectedSnapshot
+        for step in 0..<200 {
+            state = RandomSnapshots.successor(of: state, using: &rng)
+            source.set(state)
+            if step.isMultiple(of: 2) {
+                adapter.invalidate()
+            } else {
+                await Task.detached { invalidator.invalidate() }.value
+            }
+        }
+        gate.open()
+        await adapter.waitUntilIdle()
+
+        #expect(source.identifiersCalls == 2)
+        #expect(observer.updates.count == 2)
+        #expect(observer.updates.first?.newSnapshot == firstState)
+        #expect(adapter.snapshot == source.expectedSnapshot)
+        let last = try #require(observer.updates.last)
+        #expect(try last.oldSnapshot.applying(last.changes) == last.newSnapshot)
+    }
+
+    @Test("Invalidations after a delivery are not lost")
+    func noInvalidationLost() async {
+        var rng = SeededGenerator(seed: 11)
+        var state = RandomSnapshots.snapshot(using: &rng)
+        let source = MutableDataSource(state)
+        let adapter = ListAdapter(dataSource: source)
+        let observer = RecordingObserver<MutableDataSource>()
+        // Every delivery changes the data again and invalidates from inside the observer.
+        var remaining = 25
+        observer.onUpdate = { [unowned adapter] _ in
+            guard remaining > 0 else { return }
+            remaining -= 1
+            state = RandomSnapshots.successor(of: state, using: &rng)
+            source.set(state)
+            adapter.invalidate()
+        }
+        adapter.addObserver(observer)
+        await adapter.invalidateAndWait()
+        #expect(observer.updates.count == 26)
+        #expect(source.identifiersCalls == 26)
+        #expect(adapter.snapshot == source.expectedSnapshot)
+        #expect(observer.updates.map(\.generation) == Array(1...26))
+    }
+}
