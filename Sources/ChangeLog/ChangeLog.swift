@@ -1,0 +1,178 @@
+import CLMDB
+import Foundation
+import ListAdapter
+
+/// An append-only log of list snapshots and the changes between them, stored in LMDB.
+///
+/// Each revision (numbered from 1, without gaps) holds the time it was appended, free string
+/// annotations, the full snapshot and the changes from the previous revision's snapshot.
+/// Snapshots are stored in content-defined chunks shared between revisions, so a revision
+/// costs about what changed, yet each one's snapshot is stored on its own, independently of its
+/// changes (RECORD-FORMAT.md).
+///
+/// ## Durability
+///
+/// Every append and retention call runs in one LMDB write transaction and returns after it
+/// committed. With the default ``Durability/durable`` mode that commit is on disk when the call
+/// returns; the relaxed modes (``Durability/noMetaSync``, ``Durability/noSync``) trade that for
+/// speed and say what a crash can lose. An append that failed or never returned leaves no
+/// trace. Reads see committed revisions only and never block writers.
+///
+/// ## Concurrency
+///
+/// The log is `Sendable`. Writes go to one serial writer per log instance that group-commits
+/// concurrent appends: appends queued while a commit is in flight share the next transaction,
+/// each caller still getting its own revision and error. LMDB serializes writers across
+/// processes too, so optimistic concurrency (`expectedLatest`) holds across processes. Reads
+/// are synchronous and may run on any thread.
+///
+/// One path is one LMDB environment per process: a second `ChangeLog` for the same path shares
+/// the first one's environment (and must ask for the same durability), but has its own writer.
+public final class ChangeLog: Sendable {
+    /// How safe a committed append is from crashes, traded against speed.
+    public struct Durability: Hashable, Sendable, CustomStringConvertible {
+        /// The stable name of the mode.
+        public let name: String
+        let flags: UInt32
+
+        /// LMDB's default: each commit flushes data and meta pages to disk (`fsync`) before the
+        /// append returns. A committed revision survives a process crash and a system crash or
+        /// power loss.
+        public static let durable = Durability(name: "durable", flags: 0)
+        /// `MDB_NOMETASYNC`: data pages are flushed at each commit, the meta page is not. A process
+        /// crash loses nothing; a system crash or power loss can undo the last committed
+        /// transactions (the log rolls back to an earlier revision, consistent and verifiable).
+        /// ``ChangeLog/flush()`` makes everything durable.
+        public static let noMetaSync = Durability(name: "noMetaSync", flags: UInt32(MDB_NOMETASYNC))
+        /// `MDB_NOSYNC`: nothing is flushed at commit; the system writes pages back when it
+        /// likes. A process crash loses nothing; a system crash or power loss can lose every
+        /// transaction since the last flush, and on a file system that does not preserve write
+        /// order it can corrupt the log. Call ``ChangeLog/flush()`` at points that must survive.
+        public static let noSync = Durability(name: "noSync", flags: UInt32(MDB_NOSYNC))
+
+        /// The stable name of the mode.
+        public var description: String { name }
+    }
+
+    /// How to open a log.
+    public struct Options: Hashable, Sendable {
+        /// Whether to create the directory and the log when they do not exist; when `false`,
+        /// opening a missing path throws ``ChangeLogError/Code/logNotFound``.
+        public var createIfMissing: Bool
+        /// How safe a committed append is from crashes.
+        public var durability: Durability
+        /// The initial size of the memory map in bytes. The map doubles by itself whenever a
+        /// write needs more, so this only saves the first few doublings.
+        public var initialMapSize: Int
+        /// The maximum number of simultaneous read transactions, across all processes, fixed by
+        /// the first process that opens the log.
+        public var maxReaders: Int
+
+        /// Creates options; by default the log is created when missing, durable, starts with a
+        /// 16 MiB map and allows 126 readers.
+        public init(
+            createIfMissing: Bool = true, durability: Durability = .durable, initialMapSize: Int = 16 << 20,
+            maxReaders: Int = 126
+        ) {
+            self.createIfMissing = createIfMissing
+            self.durability = durability
+            self.initialMapSize = initialMapSize
+            self.maxReaders = maxReaders
+        }
+    }
+
+    /// The log's directory, as given to ``init(path:options:)``.
+    public let path: String
+    /// The options the log was opened with.
+    public let options: Options
+    let store: LogStore
+    let writer: LogWriter
+
+    /// Opens the log in the directory at `path`, creating the directory and an empty log when
+    /// ``Options/createIfMissing`` allows it.
+    ///
+    /// Opening clears reader slots left behind by dead processes. Opening is synchronous and
+    /// may wait for another process's write transaction to finish.
+    ///
+    /// - Throws: ``ChangeLogError`` with ``ChangeLogError/Code/logNotFound`` (missing path),
+    ///   ``ChangeLogError/Code/cannotOpen`` (not a directory, no permission, not a log),
+    ///   ``ChangeLogError/Code/incompatibleOptions`` (open in this process with another
+    ///   durability), ``ChangeLogError/Code/unsupportedFormat``; each names the path.
+    public init(path: String, options: Options = Options()) throws(ChangeLogError) {
+        self.path = path
+        self.options = options
+        guard options.initialMapSize > 0, options.maxReaders > 0, options.maxReaders <= Int(UInt32.max) else {
+            throw ChangeLogError(
+                code: .invalidArgument,
+                message: "initialMapSize and maxReaders must be positive (got \(options.initialMapSize) and "
+                    + "\(options.maxReaders))",
+                path: path)
+        }
+        var isDirectory: ObjCBool = false
+        if !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            guard options.createIfMissing else {
+                throw ChangeLogError(
+                    code: .logNotFound,
+                    message: "no log at \(path): check the path, or pass Options(createIfMissing: true) to create one",
+                    path: path)
+            }
+            do {
+                try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            } catch {
+                throw ChangeLogError(
+                    code: .cannotOpen,
+                    message: "cannot create the log directory \(path): check the permissions of its parent",
+                    path: path, cause: SendableDescription(error))
+            }
+        } else if !isDirectory.boolValue {
+            throw ChangeLogError(
+                code: .cannotOpen, message: "\(path) is a file; a log is a directory: pass the directory's path",
+                path: path)
+        }
+        let configuration = LMDBEnvironment.Configuration(
+            mapSize: options.initialMapSize, maxDatabases: 4, maxReaders: UInt32(options.maxReaders),
+            flags: options.durability.flags)
+        let environment: LMDBEnvironment
+        do {
+            environment = try LMDBEnvironment.open(directory: path, configuration: configuration)
+        } catch {
+            throw ChangeLogError(
+                code: .cannotOpen,
+                message: "cannot open the log at \(path) (\(error)): check that it is a log directory you may read "
+                    + "and write",
+                path: path, cause: error)
+        }
+        guard environment.configuration.flags == configuration.flags else {
+            let openFlags = environment.configuration.flags
+            let openMode = [Durability.durable, .noMetaSync, .noSync].first { $0.flags == openFlags }
+            throw ChangeLogError(
+                code: .incompatibleOptions,
+                message: "the log at \(path) is already open in this process with durability "
+                    + "\(openMode?.name ?? "flags \(openFlags)"); open it with the same durability",
+                path: path)
+        }
+        store = try LogStore.open(environment: environment, path: path)
+        writer = LogWriter(store: store)
+    }
+
+    /// Flushes every committed revision to disk. Needed only in the relaxed durability modes,
+    /// where it makes everything appended so far survive a system crash.
+    ///
+    /// - Throws: ``ChangeLogError`` with ``ChangeLogError/Code/storage`` when the flush fails.
+    public func flush() throws(ChangeLogError) {
+        do {
+            try store.environment.sync()
+        } catch {
+            throw ChangeLogError.storage(error, path: path, during: "flushing")
+        }
+    }
+}
+
+/// An error that is kept only as its description, so that it is `Sendable`.
+struct SendableDescription: Error, Sendable, CustomStringConvertible {
+    let description: String
+
+    init(_ error: any Error) {
+        description = String(describing: error)
+    }
+}

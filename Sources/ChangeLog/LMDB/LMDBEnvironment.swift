@@ -1,0 +1,255 @@
+import CLMDB
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// An open LMDB environment: one directory holding `data.mdb` and `lock.mdb`, shared by every
+/// user of that directory in this process.
+///
+/// LMDB forbids opening one environment twice in a process (closing either copy would release
+/// the other's file locks), so ``open(directory:configuration:)`` keeps a process-wide registry
+/// and hands out the environment already open at that path. The environment is closed when the
+/// last reference goes away; transactions keep it alive.
+///
+/// It is opened with `MDB_NOTLS`: a read transaction is not tied to the thread that began it,
+/// which suits Swift tasks. Stale reader slots left by dead processes are cleared at open
+/// (`mdb_reader_check`). The map grows by itself: ``write(_:)`` grows it on `MDB_MAP_FULL` and
+/// redoes the transaction, and every transaction begin adopts growth made by another process
+/// (`MDB_MAP_RESIZED`).
+///
+/// Durability is the one of the ``Configuration/flags`` the environment was opened with: by
+/// default a committed write transaction is on disk when ``LMDBTransaction/commit()`` returns.
+package final class LMDBEnvironment: Sendable {
+    /// How to open an environment.
+    package struct Configuration: Hashable, Sendable {
+        /// The initial size of the memory map in bytes; it doubles whenever a write needs more.
+        package var mapSize: Int
+        /// The maximum number of named databases.
+        package var maxDatabases: UInt32
+        /// The maximum number of simultaneous read transactions across all processes.
+        package var maxReaders: UInt32
+        /// Extra `mdb_env_open` flags, such as `MDB_NOSYNC` or `MDB_NOMETASYNC`;
+        /// `MDB_NOTLS` is always added.
+        package var flags: UInt32
+
+        /// Creates a configuration.
+        package init(mapSize: Int = 64 << 20, maxDatabases: UInt32 = 8, maxReaders: UInt32 = 126, flags: UInt32 = 0) {
+            self.mapSize = mapSize
+            self.maxDatabases = maxDatabases
+            self.maxReaders = maxReaders
+            self.flags = flags
+        }
+    }
+
+    /// Facts about the environment, from `mdb_env_info` and `mdb_env_stat`.
+    package struct Info: Hashable, Sendable {
+        /// The current size of the memory map in bytes.
+        package var mapSize: Int
+        /// The size of a database page in bytes.
+        package var pageSize: Int
+        /// The number of the last page in use: the file's used extent is `(lastPage + 1) * pageSize`.
+        package var lastPage: Int
+        /// The identifier of the last committed transaction.
+        package var lastTransactionID: Int
+        /// The number of reader slots in use.
+        package var readers: Int
+
+        /// The bytes of the data file in use: `(lastPage + 1) * pageSize`.
+        package var usedBytes: Int { (lastPage + 1) * pageSize }
+    }
+
+    /// The canonical path of the environment's directory.
+    package let path: String
+    /// The configuration of the first opening of this path in the process.
+    package let configuration: Configuration
+    /// The number of stale reader slots of dead processes that were cleared at open.
+    package let staleReadersCleared: Int
+    /// The `MDB_env` handle; valid until `deinit`.
+    nonisolated(unsafe) package let handle: OpaquePointer
+    /// Keeps transactions away from the map while it is resized.
+    let gate = MapResizeGate()
+
+    private init(path: String, configuration: Configuration, handle: OpaquePointer, staleReadersCleared: Int) {
+        self.path = path
+        self.configuration = configuration
+        self.handle = handle
+        self.staleReadersCleared = staleReadersCleared
+    }
+
+    deinit {
+        // No transaction is open: each one keeps the environment alive. Named database handles
+        // are never closed one by one; mdb_env_close releases them.
+        mdb_env_close(handle)
+        Self.registry.withLock { registry in
+            if registry[path]?.environment == nil {
+                registry[path] = nil
+            }
+        }
+    }
+
+    // MARK: - Opening
+
+    private struct Registration {
+        weak var environment: LMDBEnvironment?
+    }
+
+    private enum Lookup {
+        case found(LMDBEnvironment)
+        case closing
+    }
+
+    /// Every environment open in this process, by canonical path. An entry whose environment is
+    /// gone is being closed: opening that path waits until the close has finished.
+    private static let registry = Mutex<[String: Registration]>([:])
+
+    /// Opens the environment in the existing directory `directory`, or returns the one this
+    /// process already has open there (whatever its configuration; compare
+    /// ``configuration`` when it matters).
+    ///
+    /// The handle is created, configured and opened in that order; if any step fails it is
+    /// closed again before the error is thrown.
+    ///
+    /// - Throws: ``LMDBError`` with an `errno` code when the directory is missing or unreadable,
+    ///   or LMDB's code when the files are not an LMDB environment.
+    @available(*, noasync, message: "opening blocks on file locks; call it from a synchronous context")
+    package static func open(directory: String, configuration: Configuration = Configuration()) throws(LMDBError)
+        -> LMDBEnvironment
+    {
+        guard let resolved = realpath(directory, nil) else {
+            throw LMDBError(code: errno)
+        }
+        let path = String(cString: resolved)
+        free(resolved)
+        while true {
+            let lookup = try registry.withLock { registry throws(LMDBError) -> Lookup in
+                if let registration = registry[path] {
+                    if let environment = registration.environment {
+                        return .found(environment)
+                    }
+                    return .closing
+                }
+                let environment = try create(path: path, configuration: configuration)
+                registry[path] = Registration(environment: environment)
+                return .found(environment)
+            }
+            switch lookup {
+            case .found(let environment):
+                return environment
+            case .closing:
+                usleep(100)
+            }
+        }
+    }
+
+    private static func create(path: String, configuration: Configuration) throws(LMDBError) -> LMDBEnvironment {
+        var created: OpaquePointer?
+        try LMDBError.check(mdb_env_create(&created))
+        guard let handle = created else { throw LMDBError(code: ENOMEM) }
+        do throws(LMDBError) {
+            try LMDBError.check(mdb_env_set_maxdbs(handle, configuration.maxDatabases))
+            try LMDBError.check(mdb_env_set_maxreaders(handle, configuration.maxReaders))
+            try LMDBError.check(mdb_env_set_mapsize(handle, configuration.mapSize))
+            try LMDBError.check(mdb_env_open(handle, path, UInt32(MDB_NOTLS) | configuration.flags, 0o644))
+            var dead: Int32 = 0
+            try LMDBError.check(mdb_reader_check(handle, &dead))
+            return LMDBEnvironment(
+                path: path, configuration: configuration, handle: handle, staleReadersCleared: Int(dead))
+        } catch {
+            mdb_env_close(handle)
+            throw error
+        }
+    }
+
+    // MARK: - Transactions
+
+    /// Runs `body` in a read-only transaction and ends the transaction when `body` returns or
+    /// throws. Bytes read must be copied out inside `body`.
+    ///
+    /// Do not begin another transaction of this environment inside `body`.
+    package func read<R>(_ body: (borrowing LMDBTransaction) throws -> R) throws -> R {
+        let transaction = try LMDBTransaction(environment: self, readOnly: true)
+        do {
+            let result = try body(transaction)
+            transaction.abort()
+            return result
+        } catch {
+            transaction.abort()
+            throw error
+        }
+    }
+
+    /// Runs `body` in a write transaction, commits when it returns and aborts when it throws,
+    /// rethrowing the error.
+    ///
+    /// When the map is full (`MDB_MAP_FULL`, thrown by `body` or by the commit) the transaction
+    /// is aborted, the map doubled, and `body` run again from the start, in a new transaction:
+    /// `body` must therefore derive everything it writes from what it reads in the transaction
+    /// it is given. Durability is the environment's: with default flags the transaction is on
+    /// disk when this returns.
+    ///
+    /// Do not begin another transaction of this environment inside `body`.
+    package func write<R>(_ body: (borrowing LMDBTransaction) throws -> R) throws -> R {
+        while true {
+            let observedMapSize = info().mapSize
+            do {
+                return try writeOnce(body)
+            } catch let error as LMDBError where error == .mapFull {
+                try grow(from: observedMapSize)
+            }
+        }
+    }
+
+    private func writeOnce<R>(_ body: (borrowing LMDBTransaction) throws -> R) throws -> R {
+        let transaction = try LMDBTransaction(environment: self, readOnly: false)
+        let result: R
+        do {
+            result = try body(transaction)
+        } catch {
+            transaction.abort()
+            throw error
+        }
+        try transaction.commit()
+        return result
+    }
+
+    // MARK: - The map
+
+    /// Doubles the map, unless it has already grown past `observedSize` since the caller saw it.
+    package func grow(from observedSize: Int) throws(LMDBError) {
+        try gate.withExclusiveAccess { () throws(LMDBError) in
+            let current = info().mapSize
+            guard current <= observedSize else { return }
+            try LMDBError.check(mdb_env_set_mapsize(handle, current * 2))
+        }
+    }
+
+    /// Adopts the map size another process has grown the environment to (`MDB_MAP_RESIZED`).
+    func adoptResizedMap() throws(LMDBError) {
+        try gate.withExclusiveAccess { () throws(LMDBError) in
+            try LMDBError.check(mdb_env_set_mapsize(handle, 0))
+        }
+    }
+
+    /// The current map size, page size, used extent and reader count.
+    package func info() -> Info {
+        var info = MDB_envinfo()
+        var stat = MDB_stat()
+        _ = mdb_env_info(handle, &info)
+        _ = mdb_env_stat(handle, &stat)
+        return Info(
+            mapSize: info.me_mapsize, pageSize: Int(stat.ms_psize), lastPage: info.me_last_pgno,
+            lastTransactionID: info.me_last_txnid, readers: Int(info.me_numreaders))
+    }
+
+    /// Flushes committed transactions to disk (`mdb_env_sync` with `force`), which matters only
+    /// when the environment was opened with `MDB_NOSYNC` or `MDB_NOMETASYNC`.
+    package func sync() throws(LMDBError) {
+        try LMDBError.check(mdb_env_sync(handle, 1))
+    }
+}

@@ -1,0 +1,212 @@
+import CLMDB
+
+/// A named database inside an ``LMDBEnvironment``: a handle valid for the environment's life.
+package struct LMDBDatabase: Hashable, Sendable {
+    /// The `MDB_dbi` handle.
+    package let handle: MDB_dbi
+}
+
+/// Options of a put.
+package struct LMDBPutFlags: OptionSet, Hashable, Sendable {
+    /// The raw `mdb_put` flags.
+    package let rawValue: UInt32
+
+    /// Creates flags from raw `mdb_put` flags.
+    package init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    /// `MDB_NOOVERWRITE`: fail with ``LMDBError/keyExists`` when the key is already there.
+    package static let noOverwrite = LMDBPutFlags(rawValue: UInt32(MDB_NOOVERWRITE))
+    /// `MDB_APPEND`: the key sorts after every key of the database; it fails with
+    /// ``LMDBError/keyExists`` otherwise, and fills pages completely when it holds.
+    package static let append = LMDBPutFlags(rawValue: UInt32(MDB_APPEND))
+}
+
+/// Counts of a database's B-tree, from `mdb_stat`.
+package struct LMDBStatistics: Hashable, Sendable {
+    /// The number of entries.
+    package var entries: Int
+    /// The number of branch, leaf and overflow pages.
+    package var pages: Int
+    /// The page size in bytes.
+    package var pageSize: Int
+}
+
+/// One LMDB transaction: a value that cannot be copied, ends exactly once, and cannot cross an
+/// `await`.
+///
+/// ``commit()`` and ``abort()`` consume the transaction; if neither is called, it is aborted
+/// when it goes out of scope. Transactions are not `Sendable` and their operations are
+/// unavailable in asynchronous code, so a transaction stays inside one synchronous stretch of
+/// code. Prefer ``LMDBEnvironment/read(_:)`` and ``LMDBEnvironment/write(_:)``, which scope it.
+///
+/// Values read are valid only while the transaction lives: the reading methods copy them out,
+/// and the `withValue` variants lend them to a closure.
+package struct LMDBTransaction: ~Copyable {
+    private let environment: Unmanaged<LMDBEnvironment>
+    /// The `MDB_txn` handle.
+    package let handle: OpaquePointer
+    /// Whether this is a read-only transaction.
+    package let isReadOnly: Bool
+
+    /// Begins a transaction, adopting a map grown by another process (`MDB_MAP_RESIZED`) and
+    /// retrying when needed.
+    ///
+    /// A write transaction waits for LMDB's writer lock, held by at most one transaction across
+    /// all processes. Do not begin a transaction on a thread that already has one open on the
+    /// same environment.
+    ///
+    /// - Throws: ``LMDBError``, for example ``LMDBError/readersFull`` when every reader slot is
+    ///   taken.
+    @available(*, noasync, message: "a transaction must not span an await; use it from synchronous code")
+    package init(environment: LMDBEnvironment, readOnly: Bool) throws(LMDBError) {
+        var transaction: OpaquePointer?
+        while true {
+            environment.gate.enter()
+            let result = mdb_txn_begin(environment.handle, nil, readOnly ? UInt32(MDB_RDONLY) : 0, &transaction)
+            if result == MDB_SUCCESS, let transaction {
+                self.environment = .passRetained(environment)
+                self.handle = transaction
+                self.isReadOnly = readOnly
+                return
+            }
+            environment.gate.leave()
+            if result == MDB_MAP_RESIZED {
+                try environment.adoptResizedMap()
+                continue
+            }
+            throw LMDBError(code: result)
+        }
+    }
+
+    deinit {
+        mdb_txn_abort(handle)
+        environment.takeRetainedValue().gate.leave()
+    }
+
+    /// Commits the transaction: with the environment's default flags its writes are on disk
+    /// when this returns. The transaction is over whether or not this throws.
+    ///
+    /// - Throws: ``LMDBError``; ``LMDBError/mapFull`` when the map filled up while committing.
+    @available(*, noasync, message: "a transaction must not span an await; use it from synchronous code")
+    package consuming func commit() throws(LMDBError) {
+        let handle = self.handle
+        let environment = self.environment
+        discard self
+        let result = mdb_txn_commit(handle)
+        environment.takeRetainedValue().gate.leave()
+        try LMDBError.check(result)
+    }
+
+    /// Aborts the transaction: nothing it wrote remains.
+    @available(*, noasync, message: "a transaction must not span an await; use it from synchronous code")
+    package consuming func abort() {
+        let handle = self.handle
+        let environment = self.environment
+        discard self
+        mdb_txn_abort(handle)
+        environment.takeRetainedValue().gate.leave()
+    }
+
+    // MARK: - Databases
+
+    /// Opens the named database `name` (or the main database for `nil`), creating it when
+    /// `create` is true (which needs a write transaction).
+    ///
+    /// The handle stays valid after the transaction commits; it is closed by an abort when this
+    /// transaction created it.
+    package func openDatabase(named name: String?, create: Bool) throws(LMDBError) -> LMDBDatabase {
+        var dbi: MDB_dbi = 0
+        let flags = create ? UInt32(MDB_CREATE) : 0
+        let result: Int32
+        if let name {
+            result = mdb_dbi_open(handle, name, flags, &dbi)
+        } else {
+            result = mdb_dbi_open(handle, nil, flags, &dbi)
+        }
+        try LMDBError.check(result)
+        return LMDBDatabase(handle: dbi)
+    }
+
+    /// The entry and page counts of `database`.
+    package func statistics(of database: LMDBDatabase) throws(LMDBError) -> LMDBStatistics {
+        var stat = MDB_stat()
+        try LMDBError.check(mdb_stat(handle, database.handle, &stat))
+        return LMDBStatistics(
+            entries: stat.ms_entries,
+            pages: stat.ms_branch_pages + stat.ms_leaf_pages + stat.ms_overflow_pages,
+            pageSize: Int(stat.ms_psize))
+    }
+
+    // MARK: - Reading
+
+    /// Lends the value stored under `key` (or `nil` when there is none) to `body`; the bytes are
+    /// valid only inside `body`.
+    package func withValue<R>(
+        forKey key: [UInt8], in database: LMDBDatabase, _ body: (UnsafeRawBufferPointer?) throws -> R
+    ) throws -> R {
+        var value = MDB_val()
+        let result = key.withUnsafeBytes { key in
+            var key = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+            return mdb_get(handle, database.handle, &key, &value)
+        }
+        if result == MDB_NOTFOUND {
+            return try body(nil)
+        }
+        try LMDBError.check(result)
+        return try body(UnsafeRawBufferPointer(start: value.mv_data, count: value.mv_size))
+    }
+
+    /// A copy of the value stored under `key`, or `nil` when there is none.
+    package func value(forKey key: [UInt8], in database: LMDBDatabase) throws(LMDBError) -> [UInt8]? {
+        var value = MDB_val()
+        let result = key.withUnsafeBytes { key in
+            var key = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+            return mdb_get(handle, database.handle, &key, &value)
+        }
+        if result == MDB_NOTFOUND {
+            return nil
+        }
+        try LMDBError.check(result)
+        return Array(UnsafeRawBufferPointer(start: value.mv_data, count: value.mv_size))
+    }
+
+    // MARK: - Writing
+
+    /// Stores `value` under `key`, replacing any value there unless `flags` say otherwise.
+    package func put(
+        _ value: [UInt8], forKey key: [UInt8], in database: LMDBDatabase, flags: LMDBPutFlags = []
+    ) throws(LMDBError) {
+        let result = key.withUnsafeBytes { key in
+            value.withUnsafeBytes { value in
+                var key = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+                var value = MDB_val(
+                    mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
+                return mdb_put(handle, database.handle, &key, &value, flags.rawValue)
+            }
+        }
+        try LMDBError.check(result)
+    }
+
+    /// Removes the entry under `key`; returns whether there was one.
+    @discardableResult
+    package func delete(key: [UInt8], in database: LMDBDatabase) throws(LMDBError) -> Bool {
+        let result = key.withUnsafeBytes { key in
+            var key = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+            return mdb_del(handle, database.handle, &key, nil)
+        }
+        if result == MDB_NOTFOUND { return false }
+        try LMDBError.check(result)
+        return true
+    }
+
+    // MARK: - Cursors
+
+    /// Opens a cursor over `database`, lends it to `body`, and closes it before returning.
+    package func withCursor<R>(in database: LMDBDatabase, _ body: (borrowing LMDBCursor) throws -> R) throws -> R {
+        var opened: OpaquePointer?
+        try LMDBError.check(mdb_cursor_open(handle, database.handle, &opened))
+        guard let opened else { throw LMDBError(code: MDB_PANIC) }
+        let cursor = LMDBCursor(handle: opened)
+        return try body(cursor)
+    }
+}

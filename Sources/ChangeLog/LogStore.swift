@@ -1,0 +1,379 @@
+import ListAdapter
+
+/// The log's three databases in its LMDB environment, and the operations that run inside one
+/// of its transactions (RECORD-FORMAT.md describes the layout).
+///
+/// Inside a transaction, LMDB failures propagate as ``LMDBError`` (so that
+/// ``LMDBEnvironment/write(_:)`` can grow the map and redo) and everything else as
+/// ``ChangeLogError``.
+struct LogStore: Sendable {
+    /// The version of the database layout, stored under ``formatKey`` in `meta`.
+    static let layoutVersion: UInt8 = 1
+    /// The `meta` key of the layout version.
+    static let formatKey = Array("format".utf8)
+
+    let environment: LMDBEnvironment
+    /// Revision records by big-endian revision number.
+    let revisions: LMDBDatabase
+    /// Snapshot chunks by big-endian chunk identifier.
+    let chunks: LMDBDatabase
+    /// The layout version.
+    let meta: LMDBDatabase
+    /// The log's path, for messages.
+    let path: String
+
+    /// Opens the databases, creating them and recording the layout version in a new log.
+    @available(*, noasync, message: "opening takes LMDB's writer lock; call it from a synchronous context")
+    static func open(environment: LMDBEnvironment, path: String) throws(ChangeLogError) -> LogStore {
+        do {
+            return try environment.write { transaction in
+                let revisions = try transaction.openDatabase(named: "revisions", create: true)
+                let chunks = try transaction.openDatabase(named: "chunks", create: true)
+                let meta = try transaction.openDatabase(named: "meta", create: true)
+                if let format = try transaction.value(forKey: formatKey, in: meta) {
+                    guard format == [layoutVersion] else {
+                        throw ChangeLogError(
+                            code: .unsupportedFormat,
+                            message: "the log at \(path) has layout version \(format.map(String.init)), this library "
+                                + "reads version \(layoutVersion); open it with a newer version of the library",
+                            path: path)
+                    }
+                } else {
+                    try transaction.put([layoutVersion], forKey: formatKey, in: meta)
+                }
+                return LogStore(environment: environment, revisions: revisions, chunks: chunks, meta: meta, path: path)
+            }
+        } catch {
+            throw ChangeLogError.wrapping(error, path: path, during: "opening")
+        }
+    }
+
+    /// Runs `body` in a read transaction, converting every failure to a ``ChangeLogError``.
+    func read<R>(during operation: String, _ body: (borrowing LMDBTransaction) throws -> R) throws(ChangeLogError) -> R
+    {
+        do {
+            return try environment.read(body)
+        } catch {
+            throw ChangeLogError.wrapping(error, path: path, during: operation)
+        }
+    }
+
+    // MARK: - Revisions
+
+    /// The latest revision and the checksum its record ends with, or `nil` for an empty log.
+    func latest(in transaction: borrowing LMDBTransaction) throws -> (revision: UInt64, checksum: UInt64?)? {
+        try transaction.withCursor(in: revisions) { cursor in
+            guard try cursor.move(to: .last) else { return nil }
+            return try cursor.withCurrent { key, value in
+                guard let revision = UInt64(bigEndianKey: key) else {
+                    throw ChangeLogError(
+                        code: .malformedRecord,
+                        message: "the log at \(path) holds a revision key of \(key.count) bytes",
+                        path: path)
+                }
+                return (revision, RevisionRecordBody.storedChecksum(of: value))
+            }
+        }
+    }
+
+    /// The oldest revision still stored, or `nil` for an empty log.
+    func first(in transaction: borrowing LMDBTransaction) throws -> UInt64? {
+        try transaction.withCursor(in: revisions) { cursor in
+            guard try cursor.move(to: .first) else { return nil }
+            return UInt64(bigEndianKey: try cursor.currentKey())
+        }
+    }
+
+    /// The error for asking for `revision` when it is not stored: dropped, or never appended.
+    func missingRevision(_ revision: UInt64, in transaction: borrowing LMDBTransaction) throws -> ChangeLogError {
+        let first = try first(in: transaction)
+        let latest = try latest(in: transaction)?.revision ?? 0
+        if let first, revision >= 1, revision < first {
+            return ChangeLogError(
+                code: .revisionDropped,
+                message: "revision \(revision) was dropped by retention; the log at \(path) now holds revisions "
+                    + "\(first) to \(latest)",
+                revision: revision, path: path)
+        }
+        let holds = first.map { "revisions \($0) to \(latest)" } ?? "no revision yet"
+        return ChangeLogError(
+            code: .revisionNotFound,
+            message: "there is no revision \(revision); the log at \(path) holds \(holds)",
+            revision: revision, path: path)
+    }
+
+    /// The checked, decoded record of `revision`.
+    func body(at revision: UInt64, in transaction: borrowing LMDBTransaction) throws -> RevisionRecordBody {
+        let decoded: Result<RevisionRecordBody, RevisionRecordBody.Failure>? = try transaction.withValue(
+            forKey: revision.bigEndianKey, in: revisions
+        ) { bytes in
+            guard let bytes else { return nil }
+            return Result { () throws(RevisionRecordBody.Failure) in
+                try RevisionRecordBody(decoding: bytes, revision: revision)
+            }
+        }
+        guard let decoded else { throw try missingRevision(revision, in: transaction) }
+        switch decoded {
+        case .success(let body):
+            return body
+        case .failure(let failure):
+            throw error(for: failure, revision: revision)
+        }
+    }
+
+    /// The snapshot described by `body`, the record of `revision`.
+    func snapshot(
+        of body: RevisionRecordBody, revision: UInt64, loader: inout SnapshotLoader,
+        in transaction: borrowing LMDBTransaction
+    ) throws -> StoredSnapshot {
+        do {
+            return try loader.load(body, in: transaction, chunks: chunks)
+        } catch let failure as ChunkFailure {
+            throw error(for: failure, revision: revision)
+        }
+    }
+
+    /// The full record of `revision`.
+    func record(at revision: UInt64, loader: inout SnapshotLoader, in transaction: borrowing LMDBTransaction) throws
+        -> RevisionRecord
+    {
+        let body = try body(at: revision, in: transaction)
+        let stored = try snapshot(of: body, revision: revision, loader: &loader, in: transaction)
+        return RevisionRecord(
+            revision: revision, millisecondsSince1970: body.timestamp, meta: body.meta, snapshot: stored.snapshot,
+            changes: body.changes)
+    }
+
+    /// The latest revision with its chunks: `cached` when it is still the latest stored one,
+    /// otherwise read from the log. `nil` for an empty log.
+    func loadLatest(cached: LatestRevision?, in transaction: borrowing LMDBTransaction) throws -> LatestRevision? {
+        guard let latest = try latest(in: transaction) else { return nil }
+        if let cached, cached.revision == latest.revision, cached.checksum == latest.checksum {
+            // Still check the record itself (cheap: one hash), so that damage is reported
+            // rather than built upon.
+            let intact = try transaction.withValue(forKey: latest.revision.bigEndianKey, in: revisions) { bytes in
+                guard let bytes, case .valid = SealCheck(bytes, seed: latest.revision) else { return false }
+                return true
+            }
+            if intact {
+                return cached
+            }
+        }
+        let body = try body(at: latest.revision, in: transaction)
+        var loader = SnapshotLoader()
+        let stored = try snapshot(of: body, revision: latest.revision, loader: &loader, in: transaction)
+        return LatestRevision(revision: latest.revision, checksum: latest.checksum ?? 0, stored: stored)
+    }
+
+    /// The identifier the next new chunk gets: one more than the largest stored.
+    func nextChunkID(in transaction: borrowing LMDBTransaction) throws -> UInt64 {
+        try transaction.withCursor(in: chunks) { cursor in
+            guard try cursor.move(to: .last) else { return 1 }
+            guard let last = UInt64(bigEndianKey: try cursor.currentKey()) else {
+                throw ChangeLogError(
+                    code: .malformedRecord, message: "the log at \(path) holds a chunk key that is not 8 bytes long",
+                    path: path)
+            }
+            return last + 1
+        }
+    }
+
+    // MARK: - Appending
+
+    /// Appends `entries` as the revisions after `base`, all or nothing.
+    ///
+    /// Everything that can fail for a reason of the request's own (a conflict, changes that do
+    /// not apply) is checked before the first put, so such a failure leaves the transaction
+    /// untouched and other requests of the same transaction unaffected.
+    func append(
+        _ entries: [ChangeLog.AppendEntry], expectedLatest: UInt64?, onto base: LatestRevision?,
+        nextChunkID: inout UInt64, in transaction: borrowing LMDBTransaction
+    ) throws -> (revisions: [AppendedRevision], latest: LatestRevision?) {
+        let baseRevision = base?.revision ?? 0
+        if let expectedLatest, expectedLatest != baseRevision {
+            throw ChangeLogError(
+                code: .conflict,
+                message: "expected revision \(expectedLatest) to be the latest, but it is \(baseRevision): another "
+                    + "writer appended first; read the latest revision and retry",
+                revision: baseRevision, path: path)
+        }
+        guard !entries.isEmpty else { return ([], base) }
+        var current = base?.stored ?? .empty
+        var planner = ChunkPlanner(nextID: nextChunkID)
+        var records: [(revision: UInt64, bytes: [UInt8])] = []
+        var appended: [AppendedRevision] = []
+        records.reserveCapacity(entries.count)
+        appended.reserveCapacity(entries.count)
+        var revision = baseRevision
+        for entry in entries {
+            revision += 1
+            let changes: LogChanges
+            if let given = entry.changes {
+                if entry.verifiesChanges {
+                    try verify(given, from: current.snapshot, to: entry.snapshot, revision: revision)
+                }
+                changes = given
+            } else {
+                changes = current.snapshot.changes(to: entry.snapshot)
+            }
+            let stored = planner.store(entry.snapshot, reusing: current)
+            let timestamp = Timestamp.now()
+            let body = RevisionRecordBody(
+                timestamp: timestamp, meta: entry.meta, sectionCount: entry.snapshot.sectionCount,
+                itemCount: entry.snapshot.itemCount, sectionRuns: stored.runs.map(\.id), changes: changes)
+            records.append((revision, body.encoded(revision: revision)))
+            appended.append(AppendedRevision(revision: revision, millisecondsSince1970: timestamp, changes: changes))
+            current = stored
+        }
+        for chunk in planner.newChunks {
+            try transaction.put(chunk.value, forKey: chunk.id.bigEndianKey, in: chunks, flags: .append)
+        }
+        for record in records {
+            try transaction.put(record.bytes, forKey: record.revision.bigEndianKey, in: revisions, flags: .append)
+        }
+        nextChunkID = planner.nextID
+        let checksum = records.last.flatMap { record in
+            record.bytes.withUnsafeBytes { RevisionRecordBody.storedChecksum(of: $0) }
+        }
+        return (appended, LatestRevision(revision: revision, checksum: checksum ?? 0, stored: current))
+    }
+
+    private func verify(_ changes: LogChanges, from old: LogSnapshot, to new: LogSnapshot, revision: UInt64) throws {
+        let result: LogSnapshot
+        do {
+            result = try old.applying(changes)
+        } catch {
+            throw ChangeLogError(
+                code: .invalidChanges,
+                message: "the changes given for revision \(revision) do not apply to revision \(revision - 1)'s "
+                    + "snapshot (\(error)); compute them with changes(to:) or fix their producer",
+                revision: revision, path: path, cause: error)
+        }
+        guard result == new else {
+            throw ChangeLogError(
+                code: .invalidChanges,
+                message: "the changes given for revision \(revision) do not take revision \(revision - 1)'s snapshot "
+                    + "to the appended one; compute them with changes(to:) or fix their producer",
+                revision: revision, path: path)
+        }
+    }
+
+    // MARK: - Retention
+
+    /// Removes the revisions before `target` and every chunk no remaining revision uses.
+    func dropRevisions(before target: UInt64, in transaction: borrowing LMDBTransaction) throws -> RetentionReport {
+        guard let latest = try latest(in: transaction)?.revision, let first = try first(in: transaction) else {
+            throw ChangeLogError(
+                code: .invalidArgument, message: "the log at \(path) is empty: there is nothing to drop", path: path)
+        }
+        guard target <= latest else {
+            throw ChangeLogError(
+                code: .invalidArgument,
+                message: "cannot drop the revisions before \(target): the latest revision is \(latest) and must be "
+                    + "kept; pass at most \(latest)",
+                revision: target, path: path)
+        }
+        guard target > first else {
+            return RetentionReport(firstRevision: first, droppedRevisions: 0, droppedChunks: 0)
+        }
+        for revision in first..<target {
+            try transaction.delete(key: revision.bigEndianKey, in: revisions)
+        }
+        // Mark every chunk a remaining revision uses, reading each run and section once.
+        var live = Set<UInt64>()
+        for revision in target...latest {
+            let body = try body(at: revision, in: transaction)
+            for runID in body.sectionRuns where live.insert(runID).inserted {
+                guard case .sections(let sectionIDs) = try chunk(runID, of: revision, in: transaction) else {
+                    throw error(
+                        for: ChunkFailure(chunkID: runID, kind: .inconsistent("not a section run")), revision: revision)
+                }
+                for sectionID in sectionIDs where live.insert(sectionID).inserted {
+                    guard case .section(_, _, let itemChunkIDs) = try chunk(sectionID, of: revision, in: transaction)
+                    else {
+                        throw error(
+                            for: ChunkFailure(chunkID: sectionID, kind: .inconsistent("not a section")),
+                            revision: revision)
+                    }
+                    live.formUnion(itemChunkIDs)
+                }
+            }
+        }
+        // Sweep the others, except the newest chunk: it marks the highest identifier used, so
+        // identifiers are never reused (readers cache decoded chunks by identifier).
+        live.insert(try nextChunkID(in: transaction) - 1)
+        let droppedChunks = try transaction.withCursor(in: chunks) { cursor in
+            var dropped = 0
+            var more = try cursor.move(to: .first)
+            while more {
+                let key = try cursor.currentKey()
+                if let id = UInt64(bigEndianKey: key), live.contains(id) {
+                    more = try cursor.move(to: .next)
+                } else {
+                    try cursor.deleteCurrent()
+                    dropped += 1
+                    more = try cursor.move(to: .next)
+                }
+            }
+            return dropped
+        }
+        return RetentionReport(
+            firstRevision: target, droppedRevisions: Int(target - first), droppedChunks: droppedChunks)
+    }
+
+    private func chunk(_ id: UInt64, of revision: UInt64, in transaction: borrowing LMDBTransaction) throws -> Chunk {
+        do {
+            return try transaction.chunk(id, in: chunks).chunk
+        } catch let failure as ChunkFailure {
+            throw error(for: failure, revision: revision)
+        }
+    }
+
+    // MARK: - Errors
+
+    private func error(for failure: RevisionRecordBody.Failure, revision: UInt64) -> ChangeLogError {
+        let advice =
+            "the file was changed behind the log's back or damaged; restore the log from a backup, or drop "
+            + "the revisions up to this one"
+        switch failure {
+        case .checksumMismatch(let stored?, let computed?):
+            return ChangeLogError(
+                code: .checksumMismatch,
+                message: "the record of revision \(revision) fails its checksum (stored \(hex(stored)), computed "
+                    + "\(hex(computed))): \(advice)",
+                revision: revision, path: path)
+        case .checksumMismatch:
+            return ChangeLogError(
+                code: .checksumMismatch,
+                message: "the record of revision \(revision) is too short to hold a checksum: \(advice)",
+                revision: revision, path: path)
+        case .unsupportedVersion(let version):
+            return ChangeLogError(
+                code: .unsupportedFormat,
+                message: "the record of revision \(revision) has format version \(version), this library reads "
+                    + "version \(RevisionRecordBody.formatVersion); read the log with a newer version of the library",
+                revision: revision, path: path)
+        case .malformed(let decodingError):
+            return ChangeLogError(
+                code: .malformedRecord,
+                message: "the record of revision \(revision) passes its checksum but does not decode "
+                    + "(\(decodingError)): it was written by a faulty writer; restore the log from a backup",
+                revision: revision, path: path, cause: decodingError)
+        }
+    }
+
+    private func error(for failure: ChunkFailure, revision: UInt64) -> ChangeLogError {
+        let code: ChangeLogError.Code
+        if case .checksumMismatch = failure.kind {
+            code = .checksumMismatch
+        } else {
+            code = .malformedRecord
+        }
+        return ChangeLogError(
+            code: code,
+            message:
+                "the snapshot of revision \(revision) cannot be read: \(failure.description); the file was changed "
+                + "behind the log's back or damaged; restore the log from a backup",
+            revision: revision, path: path)
+    }
+}

@@ -1,0 +1,8 @@
+import ListAdapter
+
+/// The snapshots a ``ChangeLog`` stores: identifiers, section titles and summaries as strings,
+/// exactly as FORMAT.md writes them.
+public typealias LogSnapshot = ListSnapshot<String, String>
+
+/// The changes a ``ChangeLog`` stores between two ``LogSnapshot``s.
+public typealias LogChanges = ListChanges<String, String>

@@ -1,0 +1,122 @@
+import ListAdapter
+
+/// One stored piece of a snapshot (RECORD-FORMAT.md, "Chunks"): a run of items, a section, or a
+/// run of sections. Chunks are immutable once written and shared by every revision whose
+/// snapshot contains them.
+enum Chunk: Hashable, Sendable {
+    /// Consecutive items of one section.
+    case items([LogSnapshot.Item])
+    /// A section: its title, its total item count, and its item chunks in order.
+    case section(title: String, itemCount: Int, itemChunks: [UInt64])
+    /// Consecutive sections of a snapshot.
+    case sections([UInt64])
+
+    /// The kind byte that starts the chunk.
+    enum Kind: UInt8 {
+        case items = 1
+        case section = 2
+        case sections = 3
+    }
+
+    /// The chunk's content: its kind byte and payload, without the checksum.
+    var content: [UInt8] {
+        var writer = RecordWriter()
+        switch self {
+        case .items(let items):
+            writer.writeByte(Kind.items.rawValue)
+            writer.writeCount(items.count)
+            for item in items {
+                writer.writeItem(item)
+            }
+        case .section(let title, let itemCount, let itemChunks):
+            writer.writeByte(Kind.section.rawValue)
+            writer.writeString(title)
+            writer.writeCount(itemCount)
+            writer.writeCount(itemChunks.count)
+            for id in itemChunks {
+                writer.writeVarint(id)
+            }
+        case .sections(let sectionChunks):
+            writer.writeByte(Kind.sections.rawValue)
+            writer.writeCount(sectionChunks.count)
+            for id in sectionChunks {
+                writer.writeVarint(id)
+            }
+        }
+        return writer.bytes
+    }
+
+    /// The stored value for `content` under chunk identifier `id`: the content, then its
+    /// XXH3-64 checksum seeded with `id`.
+    static func sealed(_ content: [UInt8], id: UInt64) -> [UInt8] {
+        var bytes = content
+        bytes.reserveCapacity(content.count + 8)
+        withUnsafeBytes(of: ContentHash.checksum(content, seed: id).littleEndian) { bytes.append(contentsOf: $0) }
+        return bytes
+    }
+
+    /// Decodes a chunk's content (checksum already checked and removed).
+    init(content: UnsafeRawBufferPointer) throws(RecordDecodingError) {
+        var reader = RecordReader(content)
+        let kindByte = try reader.readByte()
+        switch Kind(rawValue: kindByte) {
+        case .items:
+            let count = try reader.readCount(minimumElementSize: 2)
+            var items: [LogSnapshot.Item] = []
+            items.reserveCapacity(count)
+            for _ in 0..<count {
+                items.append(try reader.readItem())
+            }
+            self = .items(items)
+        case .section:
+            let title = try reader.readString()
+            let itemCount = try reader.readTotal()
+            let chunkCount = try reader.readCount()
+            var ids: [UInt64] = []
+            ids.reserveCapacity(chunkCount)
+            for _ in 0..<chunkCount {
+                ids.append(try reader.readChunkID())
+            }
+            self = .section(title: title, itemCount: itemCount, itemChunks: ids)
+        case .sections:
+            let count = try reader.readCount()
+            var ids: [UInt64] = []
+            ids.reserveCapacity(count)
+            for _ in 0..<count {
+                ids.append(try reader.readChunkID())
+            }
+            self = .sections(ids)
+        case nil:
+            throw RecordDecodingError(offset: 0, reason: "unknown chunk kind \(kindByte)")
+        }
+        try reader.expectEnd()
+    }
+}
+
+extension RecordWriter {
+    /// An item: its identifier, then its optional summary.
+    mutating func writeItem(_ item: LogSnapshot.Item) {
+        writeString(item.id)
+        writeOptionalString(item.summary)
+    }
+
+    /// An item path: section, then item, each zigzag-signed.
+    mutating func writePath(_ path: ItemPath) {
+        writeSigned(path.section)
+        writeSigned(path.item)
+    }
+}
+
+extension RecordReader {
+    mutating func readItem() throws(RecordDecodingError) -> LogSnapshot.Item {
+        let id = try readString()
+        let summary = try readOptionalString()
+        return LogSnapshot.Item(id: id, summary: summary)
+    }
+
+    mutating func readPath() throws(RecordDecodingError) -> ItemPath {
+        let section = try readSigned()
+        let item = try readSigned()
+        return ItemPath(section: section, item: item)
+    }
+}

@@ -1,0 +1,41 @@
+import CXXHash
+
+/// XXH3 hashes from libxxhash: the 64-bit checksums stored in records and chunks, and the
+/// 128-bit fingerprints the writer uses in memory to recognize chunks it already stored.
+enum ContentHash {
+    /// XXH3-64 of `bytes`, seeded with `seed` (a revision number or a chunk identifier, so that
+    /// a record moved to another key no longer checks).
+    static func checksum(_ bytes: UnsafeRawBufferPointer, seed: UInt64) -> UInt64 {
+        XXH3_64bits_withSeed(bytes.baseAddress, bytes.count, seed)
+    }
+
+    /// XXH3-64 of `bytes`, seeded with `seed`.
+    static func checksum(_ bytes: [UInt8], seed: UInt64) -> UInt64 {
+        bytes.withUnsafeBytes { checksum($0, seed: seed) }
+    }
+
+    /// XXH3-64 of a string's UTF-8 bytes: decides where the writer cuts chunks.
+    static func boundaryHash(_ string: String) -> UInt64 {
+        var string = string
+        return string.withUTF8 { XXH3_64bits_withSeed($0.baseAddress, $0.count, 0) }
+    }
+
+    /// XXH3-128 of `bytes`.
+    static func fingerprint(_ bytes: UnsafeRawBufferPointer) -> Fingerprint {
+        let hash = XXH3_128bits(bytes.baseAddress, bytes.count)
+        return Fingerprint(high: hash.high64, low: hash.low64)
+    }
+
+    /// XXH3-128 of `bytes`.
+    static func fingerprint(_ bytes: [UInt8]) -> Fingerprint {
+        bytes.withUnsafeBytes { fingerprint($0) }
+    }
+}
+
+/// A 128-bit content fingerprint (XXH3-128): equal fingerprints are taken as equal content.
+struct Fingerprint: Hashable, Sendable {
+    /// The high 64 bits.
+    var high: UInt64
+    /// The low 64 bits.
+    var low: UInt64
+}

@@ -1,0 +1,163 @@
+import ListAdapter
+
+/// Why a snapshot's chunks could not be read.
+struct ChunkFailure: Error, Sendable {
+    enum Kind: Sendable {
+        /// No chunk is stored under the identifier.
+        case missing
+        /// The chunk does not match its checksum.
+        case checksumMismatch(stored: UInt64?, computed: UInt64?)
+        /// The chunk passes its checksum but does not decode.
+        case malformed(RecordDecodingError)
+        /// The chunks decode but do not fit together.
+        case inconsistent(String)
+    }
+
+    /// The chunk concerned, when there is one.
+    var chunkID: UInt64?
+    var kind: Kind
+
+    var description: String {
+        let chunk = chunkID.map { "chunk \($0)" } ?? "the snapshot's chunks"
+        switch kind {
+        case .missing:
+            return "\(chunk) is missing"
+        case .checksumMismatch(let stored?, let computed?):
+            return "\(chunk) fails its checksum (stored \(hex(stored)), computed \(hex(computed)))"
+        case .checksumMismatch:
+            return "\(chunk) is too short to hold a checksum"
+        case .malformed(let error):
+            return "\(chunk) does not decode: \(error)"
+        case .inconsistent(let reason):
+            return "\(chunk): \(reason)"
+        }
+    }
+}
+
+/// `0x` and sixteen hexadecimal digits.
+func hex(_ value: UInt64) -> String {
+    let digits = String(value, radix: 16)
+    return "0x" + String(repeating: "0", count: 16 - digits.count) + digits
+}
+
+/// Reads snapshots from their chunks, checking every chunk's checksum and how the chunks fit
+/// together. It remembers the sections of the last snapshot it read, so reading consecutive
+/// revisions decodes only the sections that changed.
+struct SnapshotLoader {
+    private var sectionsByChunk: [UInt64: (section: LogSnapshot.Section, stored: StoredSection)] = [:]
+
+    /// Reads the snapshot of the revision described by `body`.
+    ///
+    /// - Throws: ``ChunkFailure`` for a missing, damaged or inconsistent chunk; ``LMDBError``.
+    mutating func load(
+        _ body: RevisionRecordBody, in transaction: borrowing LMDBTransaction, chunks: LMDBDatabase
+    ) throws -> StoredSnapshot {
+        var sections: [LogSnapshot.Section] = []
+        var storedSections: [StoredSection] = []
+        var runs: [StoredChunk] = []
+        var loaded: [UInt64: (section: LogSnapshot.Section, stored: StoredSection)] = [:]
+        sections.reserveCapacity(body.sectionCount)
+        storedSections.reserveCapacity(body.sectionCount)
+        var itemTotal = 0
+        for runID in body.sectionRuns {
+            let run = try transaction.chunk(runID, in: chunks)
+            guard case .sections(let sectionIDs) = run.chunk else {
+                throw ChunkFailure(chunkID: runID, kind: .inconsistent("expected a section run, found another kind"))
+            }
+            runs.append(StoredChunk(id: runID, fingerprint: run.fingerprint))
+            for sectionID in sectionIDs {
+                guard sections.count < body.sectionCount else {
+                    throw ChunkFailure(kind: .inconsistent("more sections than the \(body.sectionCount) recorded"))
+                }
+                let entry: (section: LogSnapshot.Section, stored: StoredSection)
+                if let known = loaded[sectionID] ?? sectionsByChunk[sectionID] {
+                    entry = known
+                } else {
+                    entry = try readSection(
+                        sectionID, limit: body.itemCount - itemTotal, in: transaction, chunks: chunks)
+                }
+                itemTotal += entry.section.items.count
+                guard itemTotal <= body.itemCount else {
+                    throw ChunkFailure(kind: .inconsistent("more items than the \(body.itemCount) recorded"))
+                }
+                loaded[sectionID] = entry
+                sections.append(entry.section)
+                storedSections.append(entry.stored)
+            }
+        }
+        guard sections.count == body.sectionCount, itemTotal == body.itemCount else {
+            throw ChunkFailure(
+                kind: .inconsistent(
+                    "the chunks hold \(sections.count) sections and \(itemTotal) items, the record says "
+                        + "\(body.sectionCount) and \(body.itemCount)"))
+        }
+        let snapshot: LogSnapshot
+        do {
+            snapshot = try LogSnapshot(sections: sections)
+        } catch {
+            throw ChunkFailure(kind: .inconsistent(error.description))
+        }
+        sectionsByChunk = loaded
+        return StoredSnapshot(snapshot: snapshot, sections: storedSections, runs: runs)
+    }
+
+    private func readSection(
+        _ id: UInt64, limit: Int, in transaction: borrowing LMDBTransaction, chunks: LMDBDatabase
+    ) throws -> (section: LogSnapshot.Section, stored: StoredSection) {
+        let read = try transaction.chunk(id, in: chunks)
+        guard case .section(let title, let itemCount, let itemChunkIDs) = read.chunk else {
+            throw ChunkFailure(chunkID: id, kind: .inconsistent("expected a section, found another kind"))
+        }
+        guard itemCount <= limit else {
+            throw ChunkFailure(
+                chunkID: id, kind: .inconsistent("section of \(itemCount) items exceeds the record's total"))
+        }
+        var items: [LogSnapshot.Item] = []
+        items.reserveCapacity(itemCount)
+        var itemChunks: [StoredChunk] = []
+        itemChunks.reserveCapacity(itemChunkIDs.count)
+        for itemChunkID in itemChunkIDs {
+            let itemChunk = try transaction.chunk(itemChunkID, in: chunks)
+            guard case .items(let chunkItems) = itemChunk.chunk else {
+                throw ChunkFailure(chunkID: itemChunkID, kind: .inconsistent("expected items, found another kind"))
+            }
+            guard items.count + chunkItems.count <= itemCount else {
+                throw ChunkFailure(chunkID: id, kind: .inconsistent("section holds more than its \(itemCount) items"))
+            }
+            items.append(contentsOf: chunkItems)
+            itemChunks.append(StoredChunk(id: itemChunkID, fingerprint: itemChunk.fingerprint))
+        }
+        guard items.count == itemCount else {
+            throw ChunkFailure(
+                chunkID: id, kind: .inconsistent("section holds \(items.count) items, it says \(itemCount)"))
+        }
+        return (
+            LogSnapshot.Section(title: title, items: items),
+            StoredSection(chunk: StoredChunk(id: id, fingerprint: read.fingerprint), itemChunks: itemChunks)
+        )
+    }
+}
+
+extension LMDBTransaction {
+    /// Reads the chunk stored under `id`, checks its checksum, decodes it and fingerprints its
+    /// content.
+    ///
+    /// - Throws: ``ChunkFailure`` for a missing or damaged chunk; ``LMDBError``.
+    func chunk(_ id: UInt64, in chunks: LMDBDatabase) throws -> (chunk: Chunk, fingerprint: Fingerprint) {
+        try withValue(forKey: id.bigEndianKey, in: chunks) { bytes in
+            guard let bytes else { throw ChunkFailure(chunkID: id, kind: .missing) }
+            switch SealCheck(bytes, seed: id) {
+            case .valid(let content):
+                do throws(RecordDecodingError) {
+                    return (try Chunk(content: content), ContentHash.fingerprint(content))
+                } catch {
+                    throw ChunkFailure(chunkID: id, kind: .malformed(error))
+                }
+            case .tooShort:
+                throw ChunkFailure(chunkID: id, kind: .checksumMismatch(stored: nil, computed: nil))
+            case .mismatch(let stored, let computed):
+                throw ChunkFailure(chunkID: id, kind: .checksumMismatch(stored: stored, computed: computed))
+            }
+        }
+    }
+}

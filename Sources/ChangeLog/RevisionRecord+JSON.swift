@@ -1,0 +1,160 @@
+import Foundation
+import ListAdapter
+
+// FORMAT.md's revision line:
+// {"revision": 1, "time": "2026-11-20T10:00:00.000Z", "meta": {}, "snapshot": {...}, "changes": {...}}
+// Keys are written in that order, meta keys sorted; unknown keys are ignored on input.
+
+extension RevisionRecord: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case revision, time, meta, snapshot, changes
+    }
+
+    /// Decodes FORMAT.md's revision object; `meta` is optional, `time` is ISO 8601 UTC with
+    /// optional fractional seconds (kept to the millisecond).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let time = try container.decode(String.self, forKey: .time)
+        guard let milliseconds = Timestamp.milliseconds(parsing: time) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .time, in: container,
+                debugDescription:
+                    "expected an ISO 8601 UTC time such as 2026-11-20T10:00:00.000Z, found \(quoted(time))")
+        }
+        self.init(
+            revision: try container.decode(UInt64.self, forKey: .revision),
+            millisecondsSince1970: milliseconds,
+            meta: try container.decodeIfPresent([String: String].self, forKey: .meta) ?? [:],
+            snapshot: try container.decode(LogSnapshot.self, forKey: .snapshot),
+            changes: try container.decode(LogChanges.self, forKey: .changes))
+    }
+
+    /// Encodes FORMAT.md's revision object. Keys are handed over in FORMAT.md's order, but the
+    /// encoder decides the output order (Foundation's `JSONEncoder` on Linux does not keep it):
+    /// use ``jsonLine()`` for FORMAT.md's exact output.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(revision, forKey: .revision)
+        try container.encode(Timestamp.iso8601(milliseconds: millisecondsSince1970), forKey: .time)
+        try container.encode(meta, forKey: .meta)
+        try container.encode(snapshot, forKey: .snapshot)
+        try container.encode(changes, forKey: .changes)
+    }
+
+    /// The record as one line of FORMAT.md's JSON Lines, without the trailing newline:
+    /// `{"revision":1,"time":"2026-11-20T10:00:00.000Z","meta":{},"snapshot":{...},"changes":{...}}`,
+    /// keys in that order, meta keys sorted, no spaces.
+    ///
+    /// - Complexity: O(*n*) in the size of the output.
+    public func jsonLine() -> String {
+        var writer = JSONWriter()
+        writer.raw("{")
+        writer.key("revision")
+        writer.integer(revision)
+        writer.raw(",")
+        writer.key("time")
+        writer.string(Timestamp.iso8601(milliseconds: millisecondsSince1970))
+        writer.raw(",")
+        writer.key("meta")
+        writer.stringMap(meta)
+        writer.raw(",")
+        writer.key("snapshot")
+        snapshot.write(into: &writer)
+        writer.raw(",")
+        writer.key("changes")
+        changes.write(into: &writer)
+        writer.raw("}")
+        return writer.string
+    }
+}
+
+/// Exact conversions between milliseconds since 1970 and `YYYY-MM-DDTHH:MM:SS.sssZ`, on integers
+/// so that no rounding creeps in.
+enum Timestamp {
+    /// The current time in whole milliseconds since 1970 (rounded down).
+    static func now() -> Int64 {
+        Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS.sssZ` in UTC.
+    static func iso8601(milliseconds: Int64) -> String {
+        let (days, millisecondOfDay) = floorDivide(milliseconds, 86_400_000)
+        let (year, month, day) = civil(fromDays: days)
+        let hour = millisecondOfDay / 3_600_000
+        let minute = millisecondOfDay / 60_000 % 60
+        let second = millisecondOfDay / 1000 % 60
+        let millisecond = millisecondOfDay % 1000
+        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2))."
+            + "\(pad(millisecond, 3))Z"
+    }
+
+    /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction]Z`; fractions beyond milliseconds are cut off.
+    static func milliseconds(parsing text: String) -> Int64? {
+        let bytes = Array(text.utf8)
+        func number(_ range: Range<Int>) -> Int64? {
+            guard range.upperBound <= bytes.count else { return nil }
+            var value: Int64 = 0
+            for byte in bytes[range] {
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+                value = value * 10 + Int64(byte - UInt8(ascii: "0"))
+            }
+            return value
+        }
+        func byte(_ offset: Int, is character: Unicode.Scalar) -> Bool {
+            offset < bytes.count && bytes[offset] == UInt8(ascii: character)
+        }
+        guard bytes.count >= 20, byte(4, is: "-"), byte(7, is: "-"), byte(10, is: "T"), byte(13, is: ":"),
+            byte(16, is: ":"), let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+            let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+        else { return nil }
+        var offset = 19
+        var millisecond: Int64 = 0
+        if byte(offset, is: ".") {
+            offset += 1
+            var digits = 0
+            while offset < bytes.count, let digit = number(offset..<(offset + 1)) {
+                if digits < 3 { millisecond = millisecond * 10 + digit }
+                digits += 1
+                offset += 1
+            }
+            guard digits > 0 else { return nil }
+            for _ in digits..<max(digits, 3) { millisecond *= 10 }
+        }
+        guard offset == bytes.count - 1, byte(offset, is: "Z") else { return nil }
+        let days = days(fromCivil: year, month, day)
+        return ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + millisecond
+    }
+
+    private static func pad(_ value: Int64, _ width: Int) -> String {
+        let digits = String(value)
+        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+
+    private static func floorDivide(_ value: Int64, _ divisor: Int64) -> (Int64, Int64) {
+        let remainder = value % divisor
+        return remainder < 0 ? (value / divisor - 1, remainder + divisor) : (value / divisor, remainder)
+    }
+
+    // Howard Hinnant's days_from_civil and civil_from_days (proleptic Gregorian calendar).
+    private static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
+        let year = month <= 2 ? year - 1 : year
+        let era = (year >= 0 ? year : year - 399) / 400
+        let yearOfEra = year - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    private static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}

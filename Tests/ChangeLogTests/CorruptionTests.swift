@@ -1,0 +1,166 @@
+import Foundation
+import ListAdapter
+import Testing
+
+@testable import ChangeLog
+
+@Suite("Damaged records")
+struct CorruptionTests {
+    /// A log with three revisions whose snapshots all differ.
+    private func makeLog(at path: String) async throws -> (ChangeLog, [LogSnapshot]) {
+        let log = try ChangeLog(path: path)
+        let snapshots = try (0..<3).map { try makeSnapshot(sections: 3, itemsPerSection: 10, version: $0) }
+        for snapshot in snapshots {
+            _ = try await log.append(snapshot)
+        }
+        return (log, snapshots)
+    }
+
+    /// Rewrites the value under `key` in `database` through LMDB, behind the log's back.
+    private func tamper(_ log: ChangeLog, key: [UInt8], in database: LMDBDatabase, _ change: (inout [UInt8]) -> Void)
+        throws
+    {
+        try log.store.environment.write { transaction in
+            var bytes = try #require(try transaction.value(forKey: key, in: database))
+            change(&bytes)
+            try transaction.put(bytes, forKey: key, in: database)
+        }
+    }
+
+    @Test("a flipped byte in a revision record fails its checksum, naming the revision")
+    func recordChecksum() async throws {
+        try await withTemporaryDirectory { path in
+            let (log, snapshots) = try await makeLog(at: path)
+            try tamper(log, key: UInt64(2).bigEndianKey, in: log.store.revisions) { $0[$0.count / 2] ^= 0x10 }
+            for read in [{ _ = try log.record(at: 2) }, { _ = try log.snapshot(at: 2) }] {
+                let error = #expect(throws: ChangeLogError.self) { try read() }
+                #expect(error?.code == .checksumMismatch)
+                #expect(error?.revision == 2)
+                #expect(error?.message.contains("revision 2") == true)
+            }
+            #expect(try log.snapshot(at: 1) == snapshots[0])
+            #expect(try log.snapshot(at: 3) == snapshots[2])
+            var read: [UInt64] = []
+            let error = await #expect(throws: ChangeLogError.self) {
+                for try await record in log.records(in: 1...3, batchSize: 1) {
+                    read.append(record.revision)
+                }
+            }
+            #expect(read == [1])
+            #expect(error?.revision == 2)
+        }
+    }
+
+    @Test("a flipped byte in a snapshot chunk fails its checksum, naming the revision")
+    func chunkChecksum() async throws {
+        try await withTemporaryDirectory { path in
+            let (log, _) = try await makeLog(at: path)
+            // The newest chunk belongs to revision 3 only.
+            let lastChunk = try log.store.environment.read { transaction in
+                try log.store.nextChunkID(in: transaction) - 1
+            }
+            try tamper(log, key: lastChunk.bigEndianKey, in: log.store.chunks) { $0[1] ^= 0x01 }
+            let error = #expect(throws: ChangeLogError.self) { _ = try log.snapshot(at: 3) }
+            #expect(error?.code == .checksumMismatch)
+            #expect(error?.revision == 3)
+            #expect(error?.message.contains("chunk \(lastChunk)") == true)
+
+            // A missing chunk is named too.
+            _ = try log.store.environment.write { transaction in
+                try transaction.delete(key: lastChunk.bigEndianKey, in: log.store.chunks)
+            }
+            let missing = #expect(throws: ChangeLogError.self) { _ = try log.record(at: 3) }
+            #expect(missing?.code == .malformedRecord)
+            #expect(missing?.revision == 3)
+        }
+    }
+
+    @Test("a record that passes its checksum but does not decode is a typed error")
+    func malformedRecords() async throws {
+        try await withTemporaryDirectory { path in
+            let (log, snapshots) = try await makeLog(at: path)
+            let cases: [(content: [UInt8], code: ChangeLogError.Code)] = [
+                ([1, 0, 0xFF], .malformedRecord),  // truncated varint
+                ([1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7], .malformedRecord),  // trailing bytes
+                ([1, 0, 0, 200], .malformedRecord),  // a meta count larger than the record
+                ([9, 0], .unsupportedFormat),
+                ([], .malformedRecord),
+            ]
+            for (content, code) in cases {
+                try tamper(log, key: UInt64(2).bigEndianKey, in: log.store.revisions) { bytes in
+                    var writer = RecordWriter()
+                    for byte in content { writer.writeByte(byte) }
+                    writer.seal(seed: 2)
+                    bytes = writer.bytes
+                }
+                let error = #expect(throws: ChangeLogError.self) { _ = try log.record(at: 2) }
+                #expect(error?.code == code)
+                #expect(error?.revision == 2)
+            }
+            // A record moved under another revision's key fails: checksums are seeded with the revision.
+            try tamper(log, key: UInt64(2).bigEndianKey, in: log.store.revisions) { bytes in
+                bytes = RevisionRecordBody(
+                    timestamp: 0, meta: [:], sectionCount: 0, itemCount: 0, sectionRuns: [], changes: LogChanges()
+                ).encoded(revision: 1)
+            }
+            #expect(throws: ChangeLogError.self) { _ = try log.record(at: 2) }
+            #expect(try log.snapshot(at: 3) == snapshots[2])
+        }
+    }
+
+    @Test("appending after the latest record was damaged fails, naming it")
+    func damagedLatestBlocksAppends() async throws {
+        try await withTemporaryDirectory { path in
+            let (log, _) = try await makeLog(at: path)
+            try tamper(log, key: UInt64(3).bigEndianKey, in: log.store.revisions) { $0[3] ^= 0x40 }
+            let error = await #expect(throws: ChangeLogError.self) {
+                _ = try await log.append(try makeSnapshot(sections: 1, itemsPerSection: 1))
+            }
+            #expect(error?.code == .checksumMismatch)
+            #expect(error?.revision == 3)
+            #expect(try log.latestRevision == 3)
+        }
+    }
+
+    @Test("decoding damaged bytes never traps")
+    func fuzzDecoding() throws {
+        var generator = SeededGenerator(seed: 7)
+        let changes = try snapshot([("A", ["a:1", "b"]), ("B", ["c:3"])])
+            .changes(to: try snapshot([("B", ["b", "c:4"]), ("C", ["d"])]))
+        let body = RevisionRecordBody(
+            timestamp: 1_795_168_800_000, meta: ["k": "v", "ü": "✓"], sectionCount: 2, itemCount: 3,
+            sectionRuns: [1, 300, 70_000], changes: changes)
+        let sealed = body.encoded(revision: 5)
+        let content = Array(sealed.dropLast(8))
+        var decoded = 0
+        for _ in 0..<3000 {
+            var damaged = content
+            switch Int.random(in: 0..<3, using: &generator) {
+            case 0:
+                damaged[Int.random(in: 0..<damaged.count, using: &generator)] = UInt8.random(
+                    in: 0...255, using: &generator)
+            case 1:
+                damaged.removeLast(Int.random(in: 1..<damaged.count, using: &generator))
+            default:
+                damaged.insert(
+                    UInt8.random(in: 0...255, using: &generator),
+                    at: Int.random(in: 0...damaged.count, using: &generator))
+            }
+            var writer = RecordWriter()
+            for byte in damaged { writer.writeByte(byte) }
+            writer.seal(seed: 5)
+            if (try? writer.bytes.withUnsafeBytes { try RevisionRecordBody(decoding: $0, revision: 5) }) != nil {
+                decoded += 1
+            }
+            let chunkContent = Chunk.items([.init(id: "a", summary: "b"), .init(id: "c")]).content
+            var damagedChunk = chunkContent
+            damagedChunk[Int.random(in: 0..<damagedChunk.count, using: &generator)] = UInt8.random(
+                in: 0...255, using: &generator)
+            _ = try? damagedChunk.withUnsafeBytes { try Chunk(content: $0) }
+        }
+        // Every damaged record was judged without trapping; a few changes (such as a different
+        // index) still decode, which is why records carry checksums.
+        #expect(decoded < 3000)
+        #expect(try sealed.withUnsafeBytes { try RevisionRecordBody(decoding: $0, revision: 5) } == body)
+    }
+}

@@ -1,0 +1,86 @@
+import CLMDB
+import Foundation
+import ListAdapter
+import Testing
+
+@testable import ChangeLog
+
+@Suite("Map growth")
+struct MapResizeTests {
+    @Test("reads keep running, and stay correct, while appends grow the map")
+    func readsDuringGrowth() async throws {
+        try await withTemporaryDirectory { path in
+            let log = try ChangeLog(path: path, options: .init(durability: .noSync, initialMapSize: 64 << 10))
+            let first = try makeSnapshot(sections: 10, itemsPerSection: 50)
+            _ = try await log.append(first)
+            let initial = log.store.environment.info().mapSize
+            try await withThrowingTaskGroup(of: Int.self) { group in
+                group.addTask {
+                    for version in 1...30 {
+                        _ = try await log.append(
+                            try makeSnapshot(sections: 10, itemsPerSection: 50 + version, version: version))
+                    }
+                    return 0
+                }
+                for _ in 0..<2 {
+                    group.addTask {
+                        var reads = 0
+                        while try log.latestRevision < 31 {
+                            let latest = try log.latestRevision
+                            let snapshot = try log.snapshot(at: latest)
+                            #expect(snapshot.itemCount == 10 * (50 + Int(latest) - 1))
+                            reads += 1
+                            // Leave the (possibly two-thread) cooperative pool to the appender.
+                            await Task.yield()
+                        }
+                        return reads
+                    }
+                }
+                for try await _ in group {}
+            }
+            #expect(log.store.environment.info().mapSize > initial)
+        }
+    }
+
+    /// Another handle on the same files stands in for another process: it grows the map far
+    /// beyond this process's, and this process's next transaction must adopt the new size
+    /// (`MDB_MAP_RESIZED`). (Within one real process the registry never opens a path twice.)
+    @Test("a map grown by another environment handle is adopted")
+    func adoptsGrowthByAnotherHandle() async throws {
+        try await withTemporaryDirectory { path in
+            let log = try ChangeLog(path: path, options: .init(initialMapSize: 64 << 10))
+            _ = try await log.append(try makeSnapshot(sections: 1, itemsPerSection: 5))
+            let before = log.store.environment.info().mapSize
+
+            var other: OpaquePointer?
+            try LMDBError.check(mdb_env_create(&other))
+            defer { mdb_env_close(other) }
+            try LMDBError.check(mdb_env_set_maxdbs(other, 4))
+            try LMDBError.check(mdb_env_set_mapsize(other, 64 << 20))
+            try LMDBError.check(mdb_env_open(other, path, UInt32(MDB_NOTLS), 0o644))
+            var transaction: OpaquePointer?
+            try LMDBError.check(mdb_txn_begin(other, nil, 0, &transaction))
+            var database: MDB_dbi = 0
+            try LMDBError.check(mdb_dbi_open(transaction, "filler", UInt32(MDB_CREATE), &database))
+            var value = [UInt8](repeating: 7, count: 4000)
+            for number in UInt64(0)..<500 {
+                var key = number.bigEndianKey
+                let result = key.withUnsafeMutableBytes { key in
+                    value.withUnsafeMutableBytes { value in
+                        var key = MDB_val(mv_size: key.count, mv_data: key.baseAddress)
+                        var value = MDB_val(mv_size: value.count, mv_data: value.baseAddress)
+                        return mdb_put(transaction, database, &key, &value, 0)
+                    }
+                }
+                try LMDBError.check(result)
+            }
+            try LMDBError.check(mdb_txn_commit(transaction))
+
+            // This process's map is now smaller than the data: the next transaction adopts it.
+            #expect(try log.latestRevision == 1)
+            #expect(log.store.environment.info().mapSize > before)
+            let appended = try await log.append(try makeSnapshot(sections: 2, itemsPerSection: 5))
+            #expect(appended.revision == 2)
+        }
+    }
+}

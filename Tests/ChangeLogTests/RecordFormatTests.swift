@@ -1,0 +1,161 @@
+import Foundation
+import ListAdapter
+import Testing
+
+@testable import ChangeLog
+
+@Suite("Record format")
+struct RecordFormatTests {
+    @Test("varints, zigzag and strings round-trip at their edges")
+    func primitives() throws {
+        var writer = RecordWriter()
+        let unsigned: [UInt64] = [0, 1, 127, 128, 16_383, 16_384, UInt64(UInt32.max), .max]
+        let signed: [Int] = [0, -1, 1, -64, 64, .min, .max]
+        let strings = ["", "a", "Ünïcödé ✓", String(repeating: "x", count: 300)]
+        unsigned.forEach { writer.writeVarint($0) }
+        signed.forEach { writer.writeSigned($0) }
+        strings.forEach { writer.writeString($0) }
+        writer.writeOptionalString(nil)
+        writer.writeOptionalString("")
+        writer.writeOptionalString("s")
+        #expect(Array(writer.bytes.prefix(3)) == [0, 1, 127])
+        try writer.bytes.withUnsafeBytes { bytes throws in
+            var reader = RecordReader(bytes)
+            for value in unsigned { #expect(try reader.readVarint() == value) }
+            for value in signed { #expect(try reader.readSigned() == value) }
+            for value in strings { #expect(try reader.readString() == value) }
+            #expect(try reader.readOptionalString() == nil)
+            #expect(try reader.readOptionalString() == "")
+            #expect(try reader.readOptionalString() == "s")
+            #expect(reader.isAtEnd)
+        }
+    }
+
+    @Test("malformed primitives are errors, not traps")
+    func malformedPrimitives() throws {
+        let cases: [[UInt8]] = [
+            [0x80],  // a varint cut short
+            [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x02],  // more than 64 bits
+            [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01],  // more than 10 bytes
+            [5, 0x61],  // a string longer than the data
+            [2, 0xC3, 0x28],  // invalid UTF-8
+        ]
+        for bytes in cases {
+            bytes.withUnsafeBytes { bytes in
+                var reader = RecordReader(bytes)
+                #expect(throws: RecordDecodingError.self) {
+                    _ = try reader.readVarint()
+                    var again = RecordReader(bytes)
+                    _ = try again.readString()
+                }
+            }
+        }
+        [UInt8]([200, 1]).withUnsafeBytes { bytes in
+            var reader = RecordReader(bytes)
+            #expect(throws: RecordDecodingError.self) { _ = try reader.readCount() }
+        }
+    }
+
+    @Test("a revision record round-trips every kind of change, and any truncation fails")
+    func revisionRecord() throws {
+        let changes = LogChanges(
+            deletedSections: [2],
+            insertedSections: [
+                .init(index: 0, section: .init(title: "New", items: [.init(id: "x", summary: "s"), .init(id: "y")]))
+            ],
+            movedSections: [.init(from: 0, to: 3)],
+            deletedItems: [.init(section: 1, item: 4)],
+            insertedItems: [
+                .init(at: .init(section: 1, item: 0), id: "y", summary: "t"),
+                .init(at: .init(section: 1, item: 1), id: "z", summary: nil),
+            ],
+            movedItems: [.init(from: .init(section: 1, item: 2), to: .init(section: 2, item: 5))],
+            updatedItems: [
+                .init(from: .init(section: 1, item: 3), to: .init(section: 1, item: 1), summary: "u"),
+                .init(from: .init(section: 0, item: 0), to: .init(section: 0, item: 0), summary: nil),
+            ])
+        let body = RevisionRecordBody(
+            timestamp: -5, meta: ["b": "2", "a": "1", "": "empty"], sectionCount: 7, itemCount: 1_000_000,
+            sectionRuns: [1, 2, .max], changes: changes)
+        let bytes = body.encoded(revision: 42)
+        #expect(bytes[0] == RevisionRecordBody.formatVersion)
+        #expect(try bytes.withUnsafeBytes { try RevisionRecordBody(decoding: $0, revision: 42) } == body)
+        #expect(bytes == body.encoded(revision: 42), "encoding is deterministic")
+        #expect(throws: RevisionRecordBody.Failure.self) {
+            try bytes.withUnsafeBytes { try RevisionRecordBody(decoding: $0, revision: 43) }
+        }
+        for length in 0..<bytes.count {
+            let prefix = Array(bytes.prefix(length))
+            #expect(throws: RevisionRecordBody.Failure.self) {
+                try prefix.withUnsafeBytes { try RevisionRecordBody(decoding: $0, revision: 42) }
+            }
+        }
+    }
+
+    @Test("the example of RecordFormat.md is exact")
+    func documentedExample() throws {
+        let snapshot = try snapshot([("A", ["a:s"])])
+        var planner = ChunkPlanner(nextID: 1)
+        let stored = planner.store(snapshot, reusing: .empty)
+        #expect(stored.runs.map(\.id) == [3])
+        let body = RevisionRecordBody(
+            timestamp: 1000, meta: [:], sectionCount: 1, itemCount: 1, sectionRuns: [3],
+            changes: LogSnapshot().changes(to: snapshot))
+        let bytes = body.encoded(revision: 1)
+        let expected: [UInt8] = [
+            0x01, 0x00, 0xD0, 0x0F, 0x00, 0x01, 0x01, 0x01, 0x03, 0x00, 0x01, 0x00, 0x01, 0x41, 0x01, 0x01, 0x61, 0x02,
+            0x73, 0x00, 0x00, 0x00, 0x00, 0x00,
+        ]
+        #expect(Array(bytes.dropLast(8)) == expected)
+        #expect(
+            bytes.suffix(8).elementsEqual(
+                withUnsafeBytes(of: ContentHash.checksum(expected, seed: 1).littleEndian) { Array($0) }))
+        #expect(planner.newChunks.map(\.value.first) == [1, 2, 3])
+    }
+
+    @Test("chunks round-trip and check their kind")
+    func chunks() throws {
+        let samples: [Chunk] = [
+            .items([.init(id: "a", summary: "A"), .init(id: "b"), .init(id: "", summary: "")]),
+            .section(title: "Section", itemCount: 3, itemChunks: [1, 1 << 40]),
+            .section(title: "", itemCount: 0, itemChunks: []),
+            .sections([5, 6, 7]),
+        ]
+        for chunk in samples {
+            let sealed = Chunk.sealed(chunk.content, id: 9)
+            try sealed.withUnsafeBytes { bytes throws in
+                guard case .valid(let content) = SealCheck(bytes, seed: 9) else {
+                    Issue.record("checksum failed")
+                    return
+                }
+                #expect(try Chunk(content: content) == chunk)
+                guard case .mismatch = SealCheck(bytes, seed: 10) else {
+                    Issue.record("a chunk moved to another identifier must fail its checksum")
+                    return
+                }
+            }
+        }
+        _ = [UInt8]([4, 0]).withUnsafeBytes { bytes in
+            #expect(throws: RecordDecodingError.self) { try Chunk(content: bytes) }
+        }
+        _ = [UInt8]([3, 1, 0]).withUnsafeBytes { bytes in
+            #expect(throws: RecordDecodingError.self) { try Chunk(content: bytes) }  // chunk identifier 0
+        }
+    }
+
+    @Test("chunk cuts depend on content, so a change touches only the chunks around it")
+    func contentDefinedChunks() throws {
+        let items = (0..<500).map { LogSnapshot.Item(id: "item-\($0)", summary: "summary \($0)") }
+        let runs = ChunkPlanner.itemRuns(of: items)
+        #expect(runs.first?.lowerBound == 0 && runs.last?.upperBound == items.count)
+        #expect(zip(runs, runs.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound })
+        #expect(runs.allSatisfy { $0.count <= ChunkingPolicy.maximumItemsPerChunk })
+        #expect((40...100).contains(runs.count), "about 8 items per chunk")
+
+        var shifted = items
+        shifted.insert(.init(id: "new"), at: 3)
+        let before = Set(runs.map { Array(items[$0]) })
+        let after = ChunkPlanner.itemRuns(of: shifted).map { Array(shifted[$0]) }
+        #expect(after.filter { !before.contains($0) }.count <= 2)
+    }
+}

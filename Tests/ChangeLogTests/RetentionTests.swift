@@ -1,0 +1,71 @@
+import Foundation
+import ListAdapter
+import Testing
+
+@testable import ChangeLog
+
+@Suite("Retention")
+struct RetentionTests {
+    @Test("dropping revisions keeps the first kept revision's full snapshot and frees unused chunks")
+    func dropBefore() async throws {
+        try await withTemporaryDirectory { path in
+            let log = try ChangeLog(path: path)
+            var snapshots: [LogSnapshot] = []
+            for version in 0..<10 {
+                let next = try makeSnapshot(sections: 4, itemsPerSection: 20 + version, version: version)
+                snapshots.append(next)
+                _ = try await log.append(next)
+            }
+            let chunksBefore = try log.store.environment.read { try $0.statistics(of: log.store.chunks).entries }
+
+            let report = try await log.dropRevisions(before: 6)
+            #expect(report.firstRevision == 6)
+            #expect(report.droppedRevisions == 5)
+            #expect(report.droppedChunks > 0)
+            let chunksAfter = try log.store.environment.read { try $0.statistics(of: log.store.chunks).entries }
+            #expect(chunksAfter == chunksBefore - report.droppedChunks)
+            #expect(try log.firstRevision == 6)
+            #expect(try log.latestRevision == 10)
+
+            let error = #expect(throws: ChangeLogError.self) { _ = try log.record(at: 5) }
+            #expect(error?.code == .revisionDropped)
+            #expect(error?.revision == 5)
+            #expect(error?.message.contains("revisions 6 to 10") == true)
+            let rangeError = await #expect(throws: ChangeLogError.self) {
+                for try await _ in log.records(from: 1) {}
+            }
+            #expect(rangeError?.code == .revisionDropped)
+
+            var kept: [UInt64] = []
+            for try await record in log.records(from: 6) {
+                kept.append(record.revision)
+                #expect(record.snapshot == snapshots[Int(record.revision) - 1])
+            }
+            #expect(kept == [6, 7, 8, 9, 10])
+
+            let noOp = try await log.dropRevisions(before: 3)
+            #expect(noOp == RetentionReport(firstRevision: 6, droppedRevisions: 0, droppedChunks: 0))
+            let tooFar = await #expect(throws: ChangeLogError.self) { _ = try await log.dropRevisions(before: 11) }
+            #expect(tooFar?.code == .invalidArgument)
+
+            let appended = try await log.append(snapshots[0])
+            #expect(appended.revision == 11)
+            #expect(appended.changes == snapshots[9].changes(to: snapshots[0]))
+            _ = try await log.dropRevisions(before: 11)
+            #expect(try log.snapshot(at: 11) == snapshots[0])
+            let storedChunks = try log.store.environment.read { try $0.statistics(of: log.store.chunks).entries }
+            var planner = ChunkPlanner(nextID: 1)
+            _ = planner.store(snapshots[0], reusing: .empty)
+            #expect(storedChunks == planner.newChunks.count)
+        }
+    }
+
+    @Test("dropping from an empty log is an error")
+    func emptyLog() async throws {
+        try await withTemporaryDirectory { path in
+            let log = try ChangeLog(path: path)
+            let error = await #expect(throws: ChangeLogError.self) { _ = try await log.dropRevisions(before: 1) }
+            #expect(error?.code == .invalidArgument)
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import ListAdapter
+
+@testable import ChangeLog
+
+/// A fresh directory under the system's temporary directory, removed by `body`'s end.
+func withTemporaryDirectory<R>(_ body: (String) async throws -> R) async throws -> R {
+    let path = FileManager.default.temporaryDirectory
+        .appendingPathComponent("ChangeLogTests-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    return try await body(path)
+}
+
+/// The same, for synchronous bodies.
+func withTemporaryDirectory<R>(_ body: (String) throws -> R) throws -> R {
+    let path = FileManager.default.temporaryDirectory
+        .appendingPathComponent("ChangeLogTests-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    return try body(path)
+}
+
+/// SplitMix64: a small seeded generator, so that random tests repeat exactly.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// A snapshot of `sections` sections of `itemsPerSection` items each, with summaries.
+func makeSnapshot(sections: Int, itemsPerSection: Int, version: Int = 0) throws -> LogSnapshot {
+    try LogSnapshot(sections: makeSections(sections: sections, itemsPerSection: itemsPerSection, version: version))
+}
+
+func makeSections(sections: Int, itemsPerSection: Int, version: Int = 0) -> [LogSnapshot.Section] {
+    (0..<sections).map { section in
+        LogSnapshot.Section(
+            title: "Section \(section)",
+            items: (0..<itemsPerSection).map { offset in
+                let number = section * itemsPerSection + offset
+                return LogSnapshot.Item(id: "item-\(number)", summary: "Title \(number), version \(version)")
+            })
+    }
+}
+
+/// A small snapshot from a compact description: `[("A", ["a", "b:summary"])]`; an item written
+/// `id:summary` has that summary, a bare `id` none.
+func snapshot(_ sections: [(String, [String])]) throws -> LogSnapshot {
+    try LogSnapshot(
+        sections: sections.map { title, items in
+            LogSnapshot.Section(
+                title: title,
+                items: items.map { item in
+                    let parts = item.split(separator: ":", maxSplits: 1).map(String.init)
+                    return LogSnapshot.Item(id: parts[0], summary: parts.count > 1 ? parts[1] : nil)
+                })
+        })
+}
