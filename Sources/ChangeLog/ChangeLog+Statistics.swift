@@ -1,0 +1,67 @@
+import Foundation
+import ListAdapter
+
+extension ChangeLog {
+    /// Figures about a log: what `replay stats` prints.
+    public struct Statistics: Hashable, Sendable {
+        /// The number of revisions the log holds.
+        public var revisionCount: Int = 0
+        /// The oldest and the latest revision held, or `nil` for an empty log.
+        public var revisions: ClosedRange<UInt64>?
+        /// The append times of the oldest and latest revision, in milliseconds since 1970.
+        public var timeSpan: ClosedRange<Int64>?
+        /// The size of the log's data file on disk, in bytes.
+        public var bytesOnDisk: Int = 0
+        /// The revision with the most items, with its item and section counts.
+        public var largestSnapshot: SnapshotSize?
+        /// Every revision's operations, added up.
+        public var operations = LogChanges.Counts()
+
+        /// Bytes on disk per revision (0 for an empty log).
+        public var bytesPerRevision: Int { revisionCount == 0 ? 0 : bytesOnDisk / revisionCount }
+
+        /// Creates empty statistics.
+        public init() {}
+    }
+
+    /// The size of one revision's snapshot.
+    public struct SnapshotSize: Hashable, Sendable {
+        /// The revision.
+        public var revision: UInt64
+        /// Its number of items.
+        public var items: Int
+        /// Its number of sections.
+        public var sections: Int
+    }
+
+    /// Reads every revision once and adds up the log's figures.
+    ///
+    /// - Parameter progress: called now and then with the number of revisions read.
+    /// - Throws: ``ChangeLogError`` when a revision cannot be read.
+    /// - Complexity: O(*r* · *n*): every revision's record is read.
+    public func statistics(progress: (Int) -> Void = { _ in }) async throws(ChangeLogError) -> Statistics {
+        var statistics = Statistics()
+        let dataFile = URL(fileURLWithPath: path).appendingPathComponent("data.mdb").path
+        let attributes = try? FileManager.default.attributesOfItem(atPath: dataFile)
+        statistics.bytesOnDisk = (attributes?[.size] as? NSNumber)?.intValue ?? 0
+        let first = try firstRevision
+        let latest = try latestRevision
+        guard latest > 0 else { return statistics }
+        statistics.revisions = first...latest
+        var firstTime: Int64?
+        var lastTime: Int64 = 0
+        for try await record in records(in: first...latest) {
+            statistics.revisionCount += 1
+            firstTime = firstTime ?? record.millisecondsSince1970
+            lastTime = record.millisecondsSince1970
+            statistics.operations += record.changes.counts
+            if record.snapshot.itemCount > statistics.largestSnapshot?.items ?? -1 {
+                statistics.largestSnapshot = SnapshotSize(
+                    revision: record.revision, items: record.snapshot.itemCount, sections: record.snapshot.sectionCount)
+            }
+            if statistics.revisionCount % 100 == 0 { progress(statistics.revisionCount) }
+        }
+        if let firstTime { statistics.timeSpan = firstTime...max(firstTime, lastTime) }
+        return statistics
+    }
+}

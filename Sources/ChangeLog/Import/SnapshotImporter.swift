@@ -1,0 +1,144 @@
+import Foundation
+import ListAdapter
+
+/// Appends snapshots read as FORMAT.md's JSON Lines (one snapshot, with optional `meta`, per
+/// line) to a ``ChangeLog``, one revision per line: what `replay import` does.
+///
+/// By default an import is all or nothing: every line is decoded and checked first, and one
+/// transaction appends them all; a bad line stops the import with a ``SnapshotImportError``
+/// naming the line, and nothing of the input is appended. ``Options/commitEvery`` commits every
+/// *N* lines instead, so that an interrupted import keeps a gap-free prefix;
+/// ``Options/skipInvalid`` reports bad lines and goes on.
+public struct SnapshotImporter: Sendable {
+    /// How to import.
+    public struct Options: Hashable, Sendable {
+        /// Commit after every this many appended lines; `nil` appends everything in one
+        /// transaction (all or nothing).
+        public var commitEvery: Int?
+        /// Skip bad lines (reporting them) instead of stopping at the first one.
+        public var skipInvalid: Bool
+
+        /// Creates options; the default is all or nothing.
+        public init(commitEvery: Int? = nil, skipInvalid: Bool = false) {
+            self.commitEvery = commitEvery
+            self.skipInvalid = skipInvalid
+        }
+    }
+
+    /// What an import did.
+    public struct Report: Hashable, Sendable {
+        /// The revisions appended, oldest first (empty when nothing was appended).
+        public var revisions: [UInt64]
+        /// The bad lines skipped under ``Options/skipInvalid``, in input order.
+        public var skipped: [SnapshotImportError]
+        /// The number of lines read, blank lines included.
+        public var linesRead: Int
+    }
+
+    /// The log to append to.
+    public let log: ChangeLog
+    /// How to import.
+    public let options: Options
+
+    /// Creates an importer appending to `log`.
+    public init(log: ChangeLog, options: Options = Options()) {
+        self.log = log
+        self.options = options
+    }
+
+    /// Decodes one line of an import file.
+    ///
+    /// - Throws: ``SnapshotImportError`` naming `lineNumber` and the problem: not JSON, a
+    ///   missing or mistyped field (with the offending value), a duplicate title or id.
+    public static func decode(line: some Collection<UInt8>, lineNumber: Int) throws(SnapshotImportError)
+        -> AnnotatedSnapshot<String, String>
+    {
+        let data = Data(line)
+        do {
+            return try JSONDecoder().decode(AnnotatedSnapshot<String, String>.self, from: data)
+        } catch let error as DecodingError {
+            throw SnapshotImportError(line: lineNumber, problem: JSONInputProblem.describe(error, in: data))
+        } catch {
+            throw SnapshotImportError(line: lineNumber, problem: String(describing: error))
+        }
+    }
+
+    /// Imports every line of `input`. Blank lines are skipped.
+    ///
+    /// - Parameters:
+    ///   - progress: called now and then with the number of lines read so far.
+    /// - Throws: ``SnapshotImportError`` for a bad line (unless skipped), ``ChangeLogError`` when
+    ///   the log refuses the append. With ``Options/commitEvery`` the lines committed before the
+    ///   error stay in the log and the error says how many.
+    public func run(input: Data, progress: (Int) -> Void = { _ in }) async throws -> Report {
+        var report = Report(revisions: [], skipped: [], linesRead: 0)
+        var pending: [ChangeLog.AppendEntry] = []
+        let batchSize = options.commitEvery.map { max(1, $0) }
+        let bytes = [UInt8](input)
+        var lineStart = 0
+        var lineNumber = 0
+        while lineStart < bytes.count {
+            let lineEnd = bytes[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+            lineNumber += 1
+            defer { lineStart = lineEnd + 1 }
+            report.linesRead = lineNumber
+            if lineNumber % 1_000 == 0 { progress(lineNumber) }
+            let line = bytes[lineStart..<lineEnd]
+            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
+            do {
+                let annotated = try Self.decode(line: line, lineNumber: lineNumber)
+                pending.append(.init(annotated.snapshot, meta: annotated.meta))
+            } catch {
+                guard options.skipInvalid else {
+                    throw error.committing(report.revisions.count)
+                }
+                report.skipped.append(error)
+                continue
+            }
+            if let batchSize, pending.count >= batchSize {
+                try await commit(&pending, into: &report)
+            }
+        }
+        progress(lineNumber)
+        try await commit(&pending, into: &report)
+        return report
+    }
+
+    private func commit(_ pending: inout [ChangeLog.AppendEntry], into report: inout Report) async throws {
+        guard !pending.isEmpty else { return }
+        let appended = try await log.append(contentsOf: pending)
+        report.revisions += appended.map(\.revision)
+        pending.removeAll(keepingCapacity: true)
+    }
+}
+
+/// A bad line of an import: its number and what is wrong with it.
+public struct SnapshotImportError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The 1-based line number.
+    public var line: Int
+    /// What is wrong, naming the field and the offending value where it can.
+    public var problem: String
+    /// How many lines had been committed before the import stopped (with `commitEvery`).
+    public var committedBefore: Int = 0
+
+    /// Creates an error for `line`.
+    public init(line: Int, problem: String) {
+        self.line = line
+        self.problem = problem
+    }
+
+    func committing(_ count: Int) -> Self {
+        var copy = self
+        copy.committedBefore = count
+        return copy
+    }
+
+    /// `line 3: missing field "title" in sections[1]`, plus what was kept when some was.
+    public var description: String {
+        var text = "line \(line): \(problem)"
+        if committedBefore > 0 {
+            text += " (the \(committedBefore) revisions committed before this line stay in the log)"
+        }
+        return text
+    }
+}

@@ -1,0 +1,56 @@
+import ArgumentParser
+import ChangeLog
+import Foundation
+
+/// `replay export`: FORMAT.md revision lines, oldest first.
+struct ExportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Write revisions as JSON Lines to standard output, oldest first.",
+        discussion: """
+            Each line: {"revision":1,"time":"2026-11-20T10:00:00.000Z","meta":{},"snapshot":{...},"changes":{...}}
+
+            Example:
+              replay export --log app.lmdb --from 10 > history.jsonl
+            """
+    )
+
+    @OptionGroup var logOptions: LogOptions
+    @OptionGroup var rangeOptions: RangeOptions
+
+    func run() async throws {
+        try await failingWithBadInput {
+            let log = try logOptions.openExisting()
+            guard let range = try rangeOptions.range(in: log) else { return }
+            var progress = Progress("exporting revisions", total: Int(range.count))
+            var output = BufferedOutput()
+            var done = 0
+            for try await record in log.records(in: range) {
+                output.writeLine(record.jsonLine())
+                done += 1
+                progress.update(done)
+            }
+            output.flush()
+            progress.finish()
+        }
+    }
+}
+
+/// Buffers standard output in large writes.
+struct BufferedOutput {
+    private var buffer: [UInt8] = []
+
+    /// Appends `line` and a newline, writing out when the buffer is large.
+    mutating func writeLine(_ line: String) {
+        buffer.append(contentsOf: line.utf8)
+        buffer.append(UInt8(ascii: "\n"))
+        if buffer.count >= 1 << 20 { flush() }
+    }
+
+    /// Writes out what is buffered.
+    mutating func flush() {
+        guard !buffer.isEmpty else { return }
+        FileHandle.standardOutput.write(Data(buffer))
+        buffer.removeAll(keepingCapacity: true)
+    }
+}

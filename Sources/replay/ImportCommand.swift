@@ -1,0 +1,74 @@
+import ArgumentParser
+import ChangeLog
+import Foundation
+
+/// `replay import FILE|-`: appends one revision per snapshot line.
+struct ImportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Append snapshots read as JSON Lines, one revision per line.",
+        discussion: """
+            Each line is a snapshot in the interchange format, with optional string metadata:
+            {"meta": {"commit": "3f2a9c"}, "sections": [{"title": "Today", "items": [{"id": "a"}]}]}
+
+            By default the import is all or nothing: a bad line (not JSON, a missing or \
+            mistyped field, a duplicate title or id) stops it with an error naming the line, and \
+            nothing of the file is appended. Creates the log when it does not exist.
+
+            Examples:
+              replay import history.jsonl --log app.lmdb
+              producer | replay import - --commit-every 1
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The JSON Lines file, or - for standard input.", valueName: "file"))
+    var file: String
+
+    @OptionGroup var logOptions: LogOptions
+
+    @Option(
+        help: ArgumentHelp("Commit every N lines, so an interrupted import keeps a gap-free prefix.", valueName: "N"))
+    var commitEvery: Int?
+
+    @Flag(help: "Report bad lines on standard error and skip them instead of stopping.")
+    var skipInvalid = false
+
+    func validate() throws {
+        if let commitEvery, commitEvery < 1 { throw ValidationError("--commit-every must be at least 1") }
+    }
+
+    func run() async throws {
+        try await failingWithBadInput {
+            let input: Data
+            if file == "-" {
+                input = FileHandle.standardInput.readDataToEndOfFile()
+            } else {
+                guard let data = FileManager.default.contents(atPath: file) else {
+                    throw InputError("\(file): no such file or not readable")
+                }
+                input = data
+            }
+            let log = try logOptions.openOrCreate()
+            let importer = SnapshotImporter(
+                log: log, options: .init(commitEvery: commitEvery, skipInvalid: skipInvalid))
+            var progress = Progress("importing lines")
+            let report: SnapshotImporter.Report
+            do {
+                report = try await importer.run(input: input) { progress.update($0) }
+            } catch let error as SnapshotImportError {
+                progress.finish()
+                throw InputError("\(file == "-" ? "standard input" : file), \(error); nothing else was appended")
+            }
+            progress.finish()
+            for skipped in report.skipped {
+                printError("skipped \(file == "-" ? "standard input" : file), \(skipped)")
+            }
+            if let first = report.revisions.first, let last = report.revisions.last {
+                print("appended revisions \(first) to \(last) (\(report.revisions.count)) to \(log.path)")
+            } else {
+                print("appended nothing to \(log.path)")
+            }
+            if !report.skipped.isEmpty { print("skipped \(report.skipped.count) invalid lines") }
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import ArgumentParser
+import ChangeLog
+import Foundation
+
+/// `--log PATH`, shared by every command that touches a log.
+struct LogOptions: ParsableArguments {
+    @Option(
+        name: .customLong("log"),
+        help: ArgumentHelp("The log directory (default: $REPLAY_LOG, else ./replay.lmdb).", valueName: "path"))
+    var explicitPath: String?
+
+    /// The path in effect: `--log`, else `$REPLAY_LOG`, else `./replay.lmdb`.
+    var path: String {
+        if let explicitPath { return explicitPath }
+        if let fromEnvironment = ProcessInfo.processInfo.environment["REPLAY_LOG"], !fromEnvironment.isEmpty {
+            return fromEnvironment
+        }
+        return "./replay.lmdb"
+    }
+
+    /// Opens an existing log; a missing one is an error naming the path.
+    func openExisting() throws -> ChangeLog {
+        try ChangeLog(path: path, options: .init(createIfMissing: false))
+    }
+
+    /// Opens the log, creating it when it does not exist.
+    func openOrCreate() throws -> ChangeLog {
+        try ChangeLog(path: path, options: .init(createIfMissing: true))
+    }
+}
+
+/// `--from R` and `--to R`, shared by the commands that read a range of revisions.
+struct RangeOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The first revision (default: the oldest).", valueName: "revision"))
+    var from: UInt64?
+
+    @Option(help: ArgumentHelp("The last revision (default: the latest).", valueName: "revision"))
+    var to: UInt64?
+
+    func validate() throws {
+        if let from, let to, from > to {
+            throw ValidationError("--from \(from) is after --to \(to)")
+        }
+        if from == 0 || to == 0 { throw ValidationError("revisions count from 1") }
+    }
+
+    /// The range to read in `log`, or `nil` when the log is empty and no bound was given.
+    /// - Throws: an error naming the bound when it is outside the log's revisions.
+    func range(in log: ChangeLog) throws -> ClosedRange<UInt64>? {
+        let first = try log.firstRevision
+        let latest = try log.latestRevision
+        if latest == 0 {
+            if from == nil && to == nil { return nil }
+            throw InputError("revision \(from ?? to ?? 1) is out of range: the log at \(log.path) is empty")
+        }
+        let lower = from ?? first
+        let upper = to ?? latest
+        for bound in [lower, upper] where bound < first || bound > latest {
+            throw InputError(
+                "revision \(bound) is out of range: the log at \(log.path) holds revisions \(first) to \(latest)")
+        }
+        return lower...upper
+    }
+}

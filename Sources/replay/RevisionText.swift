@@ -1,0 +1,41 @@
+import ChangeLog
+import ListAdapter
+
+/// How revisions read as text in `log`, `show` and `tail`.
+enum RevisionText {
+    /// `12  2026-11-20T10:00:00.000Z  commit=3f2a9c  sections +0 -0 ~0  items +1 -0 ~2 *1`
+    static func oneLine(_ record: RevisionRecord) -> String {
+        var line = "\(record.revision)  \(record.timeString)"
+        if !record.meta.isEmpty { line += "  " + meta(record.meta) }
+        return line + "  " + record.changes.counts.description
+    }
+
+    /// `key=value` pairs, sorted by key, values quoted when they contain spaces.
+    static func meta(_ meta: [String: String]) -> String {
+        meta.keys.sorted().map { key in
+            let value = meta[key]!
+            let needsQuotes = value.isEmpty || value.contains { $0 == " " || $0 == "\"" || $0 == "=" }
+            return "\(key)=\(needsQuotes ? quotedValue(value) : value)"
+        }.joined(separator: " ")
+    }
+
+    private static func quotedValue(_ value: String) -> String {
+        "\"" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+
+    /// The snapshot as an indented outline: sections with their items and summaries.
+    static func outline(_ snapshot: LogSnapshot, marking marked: Set<ItemPath> = []) -> [String] {
+        var lines: [String] = []
+        for (sectionOffset, section) in snapshot.sections.enumerated() {
+            let title = section.title.isEmpty ? "(untitled)" : section.title
+            lines.append("[\(sectionOffset)] \(title) (\(section.items.count) items)")
+            for (itemOffset, item) in section.items.enumerated() {
+                let mark = marked.contains(ItemPath(section: sectionOffset, item: itemOffset)) ? "*" : " "
+                var line = "  \(mark) \(itemOffset): \(item.id)"
+                if let summary = item.summary { line += "  \(summary)" }
+                lines.append(line)
+            }
+        }
+        return lines
+    }
+}

@@ -1,0 +1,68 @@
+import ArgumentParser
+import ChangeLog
+import Foundation
+import ListAdapter
+
+/// `replay show R`: one revision in full.
+struct ShowCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show",
+        abstract: "Show one revision: its metadata, snapshot and operations.",
+        discussion: """
+            Items the revision inserted, moved or updated are marked with *.
+
+            Examples:
+              replay show 12 --log app.lmdb
+              replay show 12 --json
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The revision to show.", valueName: "revision"))
+    var revision: UInt64
+
+    @OptionGroup var logOptions: LogOptions
+
+    @Flag(help: "Print the revision as one FORMAT.md revision line.")
+    var json = false
+
+    func run() async throws {
+        try await failingWithBadInput {
+            let log = try logOptions.openExisting()
+            let record = try RevisionLookup.record(revision, in: log)
+            if json {
+                print(record.jsonLine())
+                return
+            }
+            let previous = revision > 1 ? try? log.snapshot(at: revision - 1) : LogSnapshot()
+            var lines = ["revision \(record.revision)", "time     \(record.timeString)"]
+            if !record.meta.isEmpty { lines.append("meta     \(RevisionText.meta(record.meta))") }
+            lines.append("counts   \(record.changes.counts)")
+            lines.append("")
+            lines.append(
+                "snapshot: \(record.snapshot.sectionCount) sections, \(record.snapshot.itemCount) items")
+            let changes = record.changes
+            let marked = Set(
+                changes.insertedItems.map(\.at) + changes.movedItems.map(\.to) + changes.updatedItems.map(\.to))
+            lines += RevisionText.outline(record.snapshot, marking: marked).map { "  " + $0 }
+            lines.append("")
+            let operations = changes.describedInWords(old: previous)
+            lines.append(operations.isEmpty ? "operations: none" : "operations:")
+            lines += operations.map { "  " + $0 }
+            print(lines.joined(separator: "\n"))
+        }
+    }
+}
+
+/// Reads one revision with an error that says which revisions exist.
+enum RevisionLookup {
+    static func record(_ revision: UInt64, in log: ChangeLog) throws -> RevisionRecord {
+        let first = try log.firstRevision
+        let latest = try log.latestRevision
+        guard revision >= first, revision <= latest, revision > 0 else {
+            if latest == 0 { throw InputError("revision \(revision) is out of range: the log at \(log.path) is empty") }
+            throw InputError(
+                "revision \(revision) is out of range: the log at \(log.path) holds revisions \(first) to \(latest)")
+        }
+        return try log.record(at: revision)
+    }
+}

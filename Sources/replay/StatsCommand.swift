@@ -1,0 +1,59 @@
+import ArgumentParser
+import ChangeLog
+import Foundation
+
+/// `replay stats`: figures about a log.
+struct StatsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stats",
+        abstract: "Print a log's revisions, time span, sizes and operation counts.",
+        discussion: """
+            Example:
+              replay stats --log app.lmdb
+            """
+    )
+
+    @OptionGroup var logOptions: LogOptions
+
+    func run() async throws {
+        try await failingWithBadInput {
+            let log = try logOptions.openExisting()
+            var progress = Progress("reading revisions")
+            let statistics = try await log.statistics { progress.update($0) }
+            progress.finish()
+            var lines = ["log            \(log.path)"]
+            if let revisions = statistics.revisions {
+                lines.append(
+                    "revisions      \(statistics.revisionCount) (\(revisions.lowerBound) to \(revisions.upperBound))")
+            } else {
+                lines.append("revisions      0")
+            }
+            if let span = statistics.timeSpan {
+                let seconds = Double(span.upperBound - span.lowerBound) / 1000
+                lines.append(
+                    "time span      \(TimeText.iso8601(span.lowerBound)) to \(TimeText.iso8601(span.upperBound)) "
+                        + "(\(String(format: "%.3f", seconds)) s)")
+            }
+            lines.append("on disk        \(statistics.bytesOnDisk) bytes")
+            lines.append("per revision   \(statistics.bytesPerRevision) bytes")
+            if let largest = statistics.largestSnapshot {
+                lines.append(
+                    "largest        revision \(largest.revision): \(largest.items) items in \(largest.sections) sections"
+                )
+            }
+            lines.append("operations     \(statistics.operations)")
+            print(lines.joined(separator: "\n"))
+        }
+    }
+}
+
+/// Formats milliseconds since 1970 like FORMAT.md's `time`.
+enum TimeText {
+    static func iso8601(_ milliseconds: Int64) -> String {
+        let date = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        return formatter.string(from: date)
+    }
+}

@@ -1,0 +1,27 @@
+import ArgumentParser
+import Foundation
+
+/// Exit codes the tool documents in `--help` and the README.
+enum ExitStatus {
+    /// A verification or replay found a failing revision.
+    static let failedCheck: Int32 = 1
+    /// Bad input: a missing log or file, malformed JSON, a revision out of range.
+    static let badInput: Int32 = 2
+}
+
+/// Prints `message` as one line on standard error, prefixed with `replay: `.
+func printError(_ message: String) {
+    FileHandle.standardError.write(Data("replay: \(message)\n".utf8))
+}
+
+/// Runs `body`; any error becomes one line on standard error and exit status 2.
+func failingWithBadInput<T>(_ body: () async throws -> T) async throws -> T {
+    do {
+        return try await body()
+    } catch let exit as ExitCode {
+        throw exit
+    } catch {
+        printError(String(describing: error))
+        throw ExitCode(ExitStatus.badInput)
+    }
+}
