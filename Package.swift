@@ -34,7 +34,7 @@ let package = Package(
         ),
         .testTarget(name: "ListAdapterTests", dependencies: ["ListAdapter"]),
         .testTarget(name: "ChangeLogTests", dependencies: ["ChangeLog", "ListAdapter", "CLMDB"]),
-        .testTarget(name: "ReplayTests", dependencies: ["ChangeLog", "ListAdapter"]),
+        .testTarget(name: "ReplayTests", dependencies: ["ChangeLog", "ListAdapter", "CLMDB"]),
     ],
     swiftLanguageModes: [.v6]
 )

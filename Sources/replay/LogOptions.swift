@@ -10,7 +10,10 @@ struct LogOptions: ParsableArguments {
     var explicitPath: String?
 
     /// The path in effect: `--log`, else `$REPLAY_LOG`, else `./replay.lmdb`.
-    var path: String {
+    var path: String { Self.resolve(explicitPath) }
+
+    /// `explicitPath`, else `$REPLAY_LOG`, else `./replay.lmdb`.
+    static func resolve(_ explicitPath: String?) -> String {
         if let explicitPath { return explicitPath }
         if let fromEnvironment = ProcessInfo.processInfo.environment["REPLAY_LOG"], !fromEnvironment.isEmpty {
             return fromEnvironment

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChangeLog
 import Foundation
 
 /// Exit codes the tool documents in `--help` and the README.
@@ -20,6 +21,14 @@ func failingWithBadInput<T>(_ body: () async throws -> T) async throws -> T {
         return try await body()
     } catch let exit as ExitCode {
         throw exit
+    } catch let error as ChangeLogError where error.code == .logNotFound {
+        printError(
+            "no log at \(error.path ?? "the given path"): check --log or $REPLAY_LOG, or create one with "
+                + "`replay import` or `replay demo`")
+        throw ExitCode(ExitStatus.badInput)
+    } catch let error as ChangeLogError {
+        printError(error.message + (error.cause.map { " (\($0))" } ?? ""))
+        throw ExitCode(ExitStatus.badInput)
     } catch {
         printError(String(describing: error))
         throw ExitCode(ExitStatus.badInput)

@@ -1,0 +1,117 @@
+import ChangeLog
+import Foundation
+import ListAdapter
+import Testing
+
+/// verify and replay: exit 0 on a good log, exit 1 naming the first failing revision.
+@Suite("replay verify and replay replay")
+struct CheckingCommandTests {
+    @Test("verify passes on a good log")
+    func verifyGood() throws {
+        let (directory, log) = try ReadingCommandTests.makeLog()
+        defer { directory.remove() }
+        let result = try ToolRunner.run(["verify", "--log", log])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout == "verified revisions 1 to 3 (3): ok\n")
+        #expect(result.stderr == "")
+    }
+
+    @Test("verify names the revision whose stored record was changed behind the log's back")
+    func verifyTampered() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let log = directory.path("app.lmdb")
+        #expect(try ToolRunner.run(["import", "-", "--log", log], input: Fixtures.growing(6)).status == 0)
+        try Tampering.flipByte(ofRevision: 4, inLogAt: log)
+        let result = try ToolRunner.run(["verify", "--log", log])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stdout == "")
+        #expect(result.stderr.hasPrefix("replay: verification failed: revision 4"), "\(result.stderr)")
+        // Revisions before the damage still verify.
+        #expect(try ToolRunner.run(["verify", "--log", log, "--to", "3"]).status == 0)
+    }
+
+    /// A log whose revision 2 stores changes that do not take revision 1 to revision 2.
+    static func logWithBadBatch(in directory: TemporaryDirectory) async throws -> String {
+        let path = directory.path("bad.lmdb")
+        let log = try ChangeLog(path: path)
+        let first = try LogSnapshot(sections: [.init(title: "A", items: [.init(id: "a"), .init(id: "b")])])
+        _ = try await log.append(first)
+        let second = try LogSnapshot(sections: [.init(title: "A", items: [.init(id: "a")])])
+        // Deletes a row that does not exist instead of [0, 1].
+        let wrong = LogChanges(deletedItems: [ItemPath(section: 0, item: 5)])
+        _ = try await log.append(second, changes: wrong)
+        _ = try await log.append(try LogSnapshot(sections: []))
+        return path
+    }
+
+    @Test("verify and replay --into strict name the revision of an invalid batch")
+    func invalidBatch() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let log = try await Self.logWithBadBatch(in: directory)
+        let verify = try ToolRunner.run(["verify", "--log", log])
+        #expect(verify.status == 1)
+        #expect(verify.stderr.hasPrefix("replay: verification failed: revision 2"), "\(verify.stderr)")
+        let replay = try ToolRunner.run(["replay", "--log", log, "--into", "strict"])
+        #expect(replay.status == 1)
+        #expect(replay.stdout == "")
+        #expect(replay.stderr.hasPrefix("replay: replay refused: revision 2"), "\(replay.stderr)")
+        #expect(replay.stderr.contains("attempt to delete row 5 from section 0 which only contains 2 rows"))
+    }
+
+    @Test("replay --into strict accepts a good history")
+    func replayStrict() throws {
+        let (directory, log) = try ReadingCommandTests.makeLog()
+        defer { directory.remove() }
+        let result = try ToolRunner.run(["replay", "--log", log])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout == "replayed revisions 1 to 3 into the strict renderer: 3 batches accepted\n")
+    }
+
+    @Test("replay --into text prints the list as it evolves, changed rows marked")
+    func replayText() throws {
+        let (directory, log) = try ReadingCommandTests.makeLog()
+        defer { directory.remove() }
+        let result = try ToolRunner.run(["replay", "--log", log, "--into", "text", "--from", "2"])
+        #expect(result.status == 0, "\(result)")
+        #expect(
+            result.stdout == """
+                revision 1: reload: 1 sections, 2 items
+                  [0] Today
+                      a  hi
+                      b
+                revision 2: batch: sections +1 -0 ~0  items +0 -0 ~1 *1
+                  [0] Today
+                    * b
+                    * a  hi!
+                  [1] Old
+                      c
+                revision 3: batch: sections +0 -1 ~0  items +1 -0 ~0 *0
+                  [0] Old
+                      c
+                    * b
+
+                """)
+    }
+
+    @Test("replay --into jsonl writes one object per reload or batch")
+    func replayJSONLines() throws {
+        let (directory, log) = try ReadingCommandTests.makeLog()
+        defer { directory.remove() }
+        let result = try ToolRunner.run(["replay", "--log", log, "--into", "jsonl", "--from", "3"])
+        #expect(result.status == 0, "\(result)")
+        #expect(
+            result.stdout == """
+                {"revision":2,"reload":{"sections":[{"title":"Today","items":[{"id":"b"},{"id":"a","summary":"hi!"}]},{"title":"Old","items":[{"id":"c"}]}]}}
+                {"revision":3,"changes":{"sections":{"deleted":[0],"inserted":[],"moved":[]},"items":{"deleted":[],"inserted":[{"at":[0,1],"id":"b"}],"moved":[],"updated":[]}}}
+
+                """)
+    }
+
+    @Test("replay rejects an unknown renderer")
+    func unknownRenderer() throws {
+        let result = try ToolRunner.run(["replay", "--into", "html"])
+        #expect(result.status == 64)
+    }
+}

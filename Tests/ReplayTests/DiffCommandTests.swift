@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+
+@Suite("replay diff")
+struct DiffCommandTests {
+    @Test("prints FORMAT.md changes on one line, or indented with --pretty")
+    func happyPath() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let old = try directory.write(
+            "old.json", #"{"sections": [{"title": "A", "items": [{"id": "a", "summary": "1"}, {"id": "b"}]}]}"#)
+        let new = try directory.write(
+            "new.json",
+            #"{"sections": [{"title": "B", "items": []}, {"title": "A", "items": [{"id": "b"}, {"id": "a", "summary": "2"}]}]}"#
+        )
+        let result = try ToolRunner.run(["diff", old, new])
+        #expect(result.status == 0, "\(result)")
+        #expect(
+            result.stdout
+                == #"{"sections":{"deleted":[],"inserted":[{"index":0,"title":"B","items":[]}],"moved":[]},"items":{"deleted":[],"inserted":[],"moved":[{"from":[0,1],"to":[1,0]}],"updated":[{"from":[0,0],"to":[1,1],"summary":"2"}]}}"#
+                + "\n")
+        let pretty = try ToolRunner.run(["diff", old, new, "--pretty"])
+        #expect(
+            pretty.stdout == """
+                {
+                  "sections": {
+                    "deleted": [],
+                    "inserted": [
+                      {
+                        "index": 0,
+                        "title": "B",
+                        "items": []
+                      }
+                    ],
+                    "moved": []
+                  },
+                  "items": {
+                    "deleted": [],
+                    "inserted": [],
+                    "moved": [
+                      {
+                        "from": [0, 1],
+                        "to": [1, 0]
+                      }
+                    ],
+                    "updated": [
+                      {
+                        "from": [0, 0],
+                        "to": [1, 1],
+                        "summary": "2"
+                      }
+                    ]
+                  }
+                }
+
+                """)
+    }
+
+    @Test(
+        "bad input names the file and the problem",
+        arguments: [
+            ("{", "not valid JSON"),
+            (#"{"sections": [{"title": "A"}]}"#, #"missing field "items" in sections[0]"#),
+            (
+                #"{"sections": [{"title": "A", "items": [{"id": 1}]}]}"#,
+                "field sections[0].items[0].id is not a string: 1"
+            ),
+            (
+                #"{"sections": [{"title": "A", "items": [{"id": "x"}, {"id": "x"}]}]}"#,
+                #"duplicate item id "x" at [0, 0] and [0, 1]; item ids must be unique across a snapshot"#
+            ),
+        ])
+    func badInput(contents: String, problem: String) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let good = try directory.write("good.json", #"{"sections": []}"#)
+        let bad = try directory.write("bad.json", contents)
+        let result = try ToolRunner.run(["diff", good, bad])
+        #expect(result.status == 2)
+        #expect(result.stdout == "")
+        #expect(result.stderr == "replay: \(bad): \(problem)\n")
+    }
+
+    @Test("a missing file is named")
+    func missing() throws {
+        let result = try ToolRunner.run(["diff", "/nonexistent/old.json", "/nonexistent/new.json"])
+        #expect(result.status == 2)
+        #expect(result.stderr == "replay: /nonexistent/old.json: no such file\n")
+    }
+}

@@ -1,0 +1,107 @@
+import ChangeLog
+import Foundation
+import Testing
+
+@Suite("replay import")
+struct ImportCommandTests {
+    @Test("appends one revision per line, creating the log")
+    func happyPath() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = try directory.write("history.jsonl", Fixtures.history)
+        let log = directory.path("app.lmdb")
+        let result = try ToolRunner.run(["import", file, "--log", log])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout == "appended revisions 1 to 3 (3) to \(log)\n")
+        #expect(result.stderr == "")
+        let opened = try ChangeLog(path: log, options: .init(createIfMissing: false))
+        #expect(try opened.latestRevision == 3)
+        #expect(try opened.record(at: 1).meta == ["commit": "c1"])
+    }
+
+    @Test("reads standard input and honours $REPLAY_LOG")
+    func standardInput() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let log = directory.path("env.lmdb")
+        let result = try ToolRunner.run(["import", "-"], input: Fixtures.history, environment: ["REPLAY_LOG": log])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout == "appended revisions 1 to 3 (3) to \(log)\n")
+    }
+
+    static let badLines: [(String, String)] = [
+        ("not json at all", "line 2: not valid JSON"),
+        (#"{"sections": [{"items": []}]}"#, #"line 2: missing field "title" in sections[0]"#),
+        (#"{"sections": [{"title": 7, "items": []}]}"#, "line 2: field sections[0].title is not a string: 7"),
+        (
+            #"{"sections": [{"title": "A", "items": [{"id": "a", "summary": false}]}]}"#,
+            "line 2: field sections[0].items[0].summary is not a string: false"
+        ),
+        (
+            #"{"sections": [{"title": "A", "items": []}, {"title": "A", "items": []}]}"#,
+            #"line 2: duplicate section title "A" at sections 0 and 1; section titles must be unique within a snapshot"#
+        ),
+        (
+            #"{"sections": [{"title": "A", "items": [{"id": "x"}]}, {"title": "B", "items": [{"id": "x"}]}]}"#,
+            #"line 2: duplicate item id "x" at [0, 0] and [1, 0]; item ids must be unique across a snapshot"#
+        ),
+    ]
+
+    @Test("a bad line stops the import, names the line and the problem, and appends nothing", arguments: badLines)
+    func allOrNothing(line: String, message: String) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let log = directory.path("app.lmdb")
+        // The log already holds a revision: a failed import must leave it exactly as it was.
+        #expect(try ToolRunner.run(["import", "-", "--log", log], input: #"{"sections": []}"# + "\n").status == 0)
+        let file = try directory.write("bad.jsonl", #"{"sections": [{"title": "ok", "items": []}]}"# + "\n\(line)\n")
+        let result = try ToolRunner.run(["import", file, "--log", log])
+        #expect(result.status == 2)
+        #expect(result.stdout == "")
+        #expect(result.stderr == "replay: \(file), \(message); nothing else was appended\n")
+        #expect(try ChangeLog(path: log, options: .init(createIfMissing: false)).latestRevision == 1)
+    }
+
+    @Test("--skip-invalid reports bad lines and appends the good ones")
+    func skipInvalid() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let log = directory.path("app.lmdb")
+        let input = #"{"sections": []}"# + "\nnope\n" + #"{"sections": [{"title": "A", "items": []}]}"# + "\n"
+        let result = try ToolRunner.run(["import", "-", "--log", log, "--skip-invalid"], input: input)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout == "appended revisions 1 to 2 (2) to \(log)\nskipped 1 invalid lines\n")
+        #expect(result.stderr == "replay: skipped standard input, line 2: not valid JSON\n")
+    }
+
+    @Test("--commit-every keeps the committed prefix when a later line is bad")
+    func commitEvery() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let log = directory.path("app.lmdb")
+        let input = Fixtures.growing(5) + "{broken\n"
+        let result = try ToolRunner.run(["import", "-", "--log", log, "--commit-every", "2"], input: input)
+        #expect(result.status == 2)
+        #expect(
+            result.stderr
+                == "replay: standard input, line 6: not valid JSON (the 4 revisions committed before this line stay "
+                + "in the log); nothing else was appended\n")
+        #expect(try ChangeLog(path: log, options: .init(createIfMissing: false)).latestRevision == 4)
+    }
+
+    @Test("bad arguments are usage errors", arguments: [["import"], ["import", "x", "--commit-every", "0"]])
+    func usage(arguments: [String]) throws {
+        let result = try ToolRunner.run(arguments)
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("Error:"))
+    }
+
+    @Test("a missing file is named")
+    func missingFile() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let result = try ToolRunner.run(["import", directory.path("none.jsonl"), "--log", directory.path("l")])
+        #expect(result.status == 2)
+        #expect(result.stderr == "replay: \(directory.path("none.jsonl")): no such file or not readable\n")
+    }
+}

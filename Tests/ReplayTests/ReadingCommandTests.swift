@@ -1,0 +1,144 @@
+import ChangeLog
+import Foundation
+import Testing
+
+/// export, log, show, stats: exact output on a known history, and their bad inputs.
+@Suite("replay export, log, show, stats")
+struct ReadingCommandTests {
+    /// A log holding `Fixtures.history`, in a fresh temporary directory.
+    static func makeLog() throws -> (TemporaryDirectory, String) {
+        let directory = try TemporaryDirectory()
+        let log = directory.path("app.lmdb")
+        let result = try ToolRunner.run(["import", "-", "--log", log], input: Fixtures.history)
+        #expect(result.status == 0, "\(result)")
+        return (directory, log)
+    }
+
+    @Test("export writes FORMAT.md revision lines, oldest first, and they import again")
+    func export() throws {
+        let (directory, log) = try Self.makeLog()
+        defer { directory.remove() }
+        let result = try ToolRunner.run(["export", "--log", log, "--from", "2", "--to", "3"])
+        #expect(result.status == 0, "\(result)")
+        let expected = """
+            {"revision":2,"time":"<time>","meta":{"commit":"c2"},"snapshot":{"sections":[{"title":"Today","items":[{"id":"b"},{"id":"a","summary":"hi!"}]},{"title":"Old","items":[{"id":"c"}]}]},"changes":{"sections":{"deleted":[],"inserted":[{"index":1,"title":"Old","items":[{"id":"c"}]}],"moved":[]},"items":{"deleted":[],"inserted":[],"moved":[{"from":[0,1],"to":[0,0]}],"updated":[{"from":[0,0],"to":[0,1],"summary":"hi!"}]}}}
+            {"revision":3,"time":"<time>","meta":{},"snapshot":{"sections":[{"title":"Old","items":[{"id":"c"},{"id":"b"}]}]},"changes":{"sections":{"deleted":[0],"inserted":[],"moved":[]},"items":{"deleted":[],"inserted":[{"at":[0,1],"id":"b"}],"moved":[],"updated":[]}}}
+
+            """
+        #expect(maskingTimes(result.stdout) == expected)
+        #expect(result.stderr == "")
+
+        // Every exported line decodes as a revision whose snapshot and changes are the stored ones.
+        let all = try ToolRunner.run(["export", "--log", log])
+        let stored = try ChangeLog(path: log, options: .init(createIfMissing: false))
+        for line in all.stdout.split(separator: "\n") {
+            let record = try JSONDecoder().decode(RevisionRecord.self, from: Data(line.utf8))
+            #expect(record == (try stored.record(at: record.revision)))
+        }
+    }
+
+    @Test("log prints one line per revision, newest first")
+    func log() throws {
+        let (directory, log) = try Self.makeLog()
+        defer { directory.remove() }
+        let result = try ToolRunner.run(["log", "--log", log])
+        #expect(result.status == 0, "\(result)")
+        #expect(
+            maskingTimes(result.stdout) == """
+                3  <time>  sections +0 -1 ~0  items +1 -0 ~0 *0
+                2  <time>  commit=c2  sections +1 -0 ~0  items +0 -0 ~1 *1
+                1  <time>  commit=c1  sections +1 -0 ~0  items +0 -0 ~0 *0
+
+                """)
+        let ranged = try ToolRunner.run(["log", "--log", log, "--from", "2", "--to", "2"])
+        #expect(maskingTimes(ranged.stdout) == "2  <time>  commit=c2  sections +1 -0 ~0  items +0 -0 ~1 *1\n")
+    }
+
+    @Test("show prints the metadata, the snapshot and the operations in words")
+    func show() throws {
+        let (directory, log) = try Self.makeLog()
+        defer { directory.remove() }
+        let result = try ToolRunner.run(["show", "2", "--log", log])
+        #expect(result.status == 0, "\(result)")
+        #expect(
+            maskingTimes(result.stdout) == """
+                revision 2
+                time     <time>
+                meta     commit=c2
+                counts   sections +1 -0 ~0  items +0 -0 ~1 *1
+
+                snapshot: 2 sections, 3 items
+                  [0] Today (2 items)
+                    * 0: b
+                    * 1: a  hi!
+                  [1] Old (1 items)
+                      0: c
+
+                operations:
+                  insert section 1 "Old" with 1 item
+                  move item "b" from [0, 1] to [0, 0]
+                  update item "a" from [0, 0] to [0, 1]: summary now "hi!"
+
+                """)
+        let json = try ToolRunner.run(["show", "3", "--log", log, "--json"])
+        #expect(
+            maskingTimes(json.stdout)
+                == #"{"revision":3,"time":"<time>","meta":{},"snapshot":{"sections":[{"title":"Old","items":[{"id":"c"},{"id":"b"}]}]},"changes":{"sections":{"deleted":[0],"inserted":[],"moved":[]},"items":{"deleted":[],"inserted":[{"at":[0,1],"id":"b"}],"moved":[],"updated":[]}}}"#
+                + "\n")
+    }
+
+    @Test("stats adds up the log")
+    func stats() throws {
+        let (directory, log) = try Self.makeLog()
+        defer { directory.remove() }
+        let result = try ToolRunner.run(["stats", "--log", log])
+        #expect(result.status == 0, "\(result)")
+        let lines = maskingTimes(result.stdout).split(separator: "\n").map(String.init)
+        #expect(lines[0] == "log            \(log)")
+        #expect(lines[1] == "revisions      3 (1 to 3)")
+        #expect(lines[2].hasPrefix("time span      <time> to <time> ("))
+        #expect(lines[3].hasPrefix("on disk        ") && lines[3].hasSuffix(" bytes"))
+        #expect(lines[4].hasPrefix("per revision   "))
+        #expect(lines[5] == "largest        revision 2: 3 items in 2 sections")
+        #expect(lines[6] == "operations     sections +2 -1 ~0  items +1 -0 ~1 *1")
+    }
+
+    @Test(
+        "reading commands never create a log: a missing one is an error naming the path",
+        arguments: [["export"], ["log"], ["show", "1"], ["stats"], ["verify"], ["replay"], ["tail"]])
+    func missingLog(command: [String]) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let log = directory.path("missing.lmdb")
+        let result = try ToolRunner.run(command + ["--log", log])
+        #expect(result.status == 2)
+        #expect(
+            result.stderr
+                == "replay: no log at \(log): check --log or $REPLAY_LOG, or create one with `replay import` or "
+                + "`replay demo`\n")
+        #expect(!FileManager.default.fileExists(atPath: log))
+    }
+
+    @Test(
+        "revisions out of range are named with the range the log holds",
+        arguments: [
+            (["show", "9"], "revision 9 is out of range: the log at LOG holds revisions 1 to 3"),
+            (["export", "--from", "4"], "revision 4 is out of range: the log at LOG holds revisions 1 to 3"),
+            (["log", "--to", "7"], "revision 7 is out of range: the log at LOG holds revisions 1 to 3"),
+            (["verify", "--from", "5"], "revision 5 is out of range: the log at LOG holds revisions 1 to 3"),
+        ])
+    func outOfRange(command: [String], message: String) throws {
+        let (directory, log) = try Self.makeLog()
+        defer { directory.remove() }
+        let result = try ToolRunner.run(command + ["--log", log])
+        #expect(result.status == 2)
+        #expect(result.stderr == "replay: \(message.replacingOccurrences(of: "LOG", with: log))\n")
+    }
+
+    @Test("--from after --to is a usage error")
+    func inverted() throws {
+        let result = try ToolRunner.run(["export", "--from", "3", "--to", "2"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("--from 3 is after --to 2"))
+    }
+}

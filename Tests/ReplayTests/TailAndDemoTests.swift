@@ -1,0 +1,98 @@
+import ChangeLog
+import Foundation
+import Testing
+
+@Suite("replay tail and demo")
+struct TailAndDemoTests {
+    @Test("tail prints revisions from R; --json prints revision lines")
+    func tail() throws {
+        let (directory, log) = try ReadingCommandTests.makeLog()
+        defer { directory.remove() }
+        let result = try ToolRunner.run(["tail", "--log", log, "--from", "2"])
+        #expect(result.status == 0, "\(result)")
+        #expect(
+            maskingTimes(result.stdout) == """
+                2  <time>  commit=c2  sections +1 -0 ~0  items +0 -0 ~1 *1
+                3  <time>  sections +0 -1 ~0  items +1 -0 ~0 *0
+
+                """)
+        let json = try ToolRunner.run(["tail", "--log", log, "--from", "3", "--json"])
+        #expect(json.stdout.hasPrefix(#"{"revision":3,"#))
+    }
+
+    @Test("tail --follow sees every revision another process imports, once and in order")
+    func follow() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let log = directory.path("shared.lmdb")
+        let total = 40
+        let lines = Fixtures.growing(total).split(separator: "\n").map(String.init)
+        #expect(try ToolRunner.run(["import", "-", "--log", log], input: lines[0] + "\n").status == 0)
+
+        let follower = try ToolRunner.start(["tail", "--log", log, "--from", "1", "--follow"])
+        let rest = try directory.write("rest.jsonl", lines.dropFirst().joined(separator: "\n") + "\n")
+        let importer = try ToolRunner.run(["import", rest, "--log", log, "--commit-every", "1"])
+        #expect(importer.status == 0, "\(importer)")
+
+        // Read the follower's lines until every revision arrived (or a generous deadline passed).
+        var seen: [Int] = []
+        var buffer = Data()
+        let handle = follower.stdout.fileHandleForReading
+        let deadline = Date().addingTimeInterval(60)
+        while seen.count < total, Date() < deadline {
+            let chunk = handle.availableData
+            if chunk.isEmpty { break }
+            buffer.append(chunk)
+            while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+                buffer.removeSubrange(buffer.startIndex...newline)
+                if let revision = Int(line.prefix { $0 != " " }) { seen.append(revision) }
+            }
+        }
+        follower.process.interrupt()
+        follower.process.waitUntilExit()
+        #expect(seen == Array(1...total))
+    }
+
+    @Test("demo records, verifies and replays a few hundred revisions")
+    func demo() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let log = directory.path("demo.lmdb")
+        let result = try ToolRunner.run(["demo", "--log", log])
+        #expect(result.status == 0, "\(result)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("Recorded a simulated chat inbox: ") == true)
+        #expect(lines.contains { $0.hasPrefix("Verified revisions 1 to ") })
+        #expect(lines.contains { $0.hasPrefix("Replayed ") && $0.hasSuffix("all accepted.") })
+        #expect(lines.contains("The log is at \(log). Next, try:"))
+        let opened = try ChangeLog(path: log, options: .init(createIfMissing: false))
+        let latest = try opened.latestRevision
+        #expect(latest >= 200)
+        // The demo's log verifies with the tool as well, and its history has every kind of change.
+        #expect(try ToolRunner.run(["verify", "--log", log]).status == 0)
+        let stats = try ToolRunner.run(["stats", "--log", log])
+        let operations = stats.stdout.split(separator: "\n").first { $0.hasPrefix("operations") }.map(String.init) ?? ""
+        let counts = operations.matches(of: /[-+~*](\d+)/).map { Int($0.output.1)! }
+        // sections +inserted -deleted ~moved, items +inserted -deleted ~moved *updated
+        #expect(counts.count == 7, "\(operations)")
+        if counts.count == 7 {
+            #expect(counts[0] > 0 && counts[1] > 0, "sections come and go: \(operations)")
+            #expect(counts[3] > 0 && counts[4] > 0 && counts[5] > 0 && counts[6] > 0, "\(operations)")
+        }
+    }
+
+    @Test("--help documents exit codes and every command has an example; --version answers")
+    func help() throws {
+        let root = try ToolRunner.run(["--help"])
+        #expect(root.status == 0)
+        #expect(root.stdout.contains("Exit codes: 0 success; 1"))
+        for command in ["demo", "import", "export", "diff", "log", "show", "verify", "replay", "tail", "stats"] {
+            let help = try ToolRunner.run([command, "--help"])
+            #expect(help.status == 0)
+            #expect(help.stdout.contains("Example"), "\(command) --help has no example")
+        }
+        let version = try ToolRunner.run(["--version"])
+        #expect(version.stdout == "0.1.0\n")
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+
+/// Runs the built `replay` binary as a subprocess and captures what it prints.
+enum ToolRunner {
+    struct Result: CustomStringConvertible {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+
+        var description: String { "exit \(status)\nstdout: \(stdout)\nstderr: \(stderr)" }
+    }
+
+    /// The `replay` executable in the same build products directory as the test bundle.
+    static let binary: URL = {
+        let candidates = [
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+            Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent(),
+        ]
+        for directory in candidates {
+            var current = directory
+            for _ in 0..<4 {
+                let candidate = current.appendingPathComponent("replay")
+                var isDirectory: ObjCBool = false
+                if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory),
+                    !isDirectory.boolValue, FileManager.default.isExecutableFile(atPath: candidate.path)
+                {
+                    return candidate
+                }
+                current = current.deletingLastPathComponent()
+            }
+        }
+        return URL(fileURLWithPath: ".build/debug/replay")
+    }()
+
+    /// Runs `replay` with `arguments`, feeding `input` on standard input, and waits for it.
+    static func run(
+        _ arguments: [String], input: String? = nil, environment: [String: String] = [:],
+        directory: URL? = nil
+    ) throws -> Result {
+        let process = try start(arguments, environment: environment, directory: directory)
+        if let input { process.stdin.fileHandleForWriting.write(Data(input.utf8)) }
+        try process.stdin.fileHandleForWriting.close()
+        // Read both pipes concurrently so a full pipe never blocks the child.
+        let errorData = ReadAll(process.stderr.fileHandleForReading)
+        let out = process.stdout.fileHandleForReading.readDataToEndOfFile()
+        let err = errorData.wait()
+        process.process.waitUntilExit()
+        return Result(
+            status: process.process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+            stderr: String(decoding: err, as: UTF8.self))
+    }
+
+    /// A started `replay` process with its pipes.
+    struct Running {
+        let process: Process
+        let stdin: Pipe
+        let stdout: Pipe
+        let stderr: Pipe
+    }
+
+    /// Starts `replay` with `arguments` without waiting for it.
+    static func start(
+        _ arguments: [String], environment: [String: String] = [:], directory: URL? = nil
+    ) throws -> Running {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env.removeValue(forKey: "REPLAY_LOG")
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        if let directory { process.currentDirectoryURL = directory }
+        let running = Running(process: process, stdin: Pipe(), stdout: Pipe(), stderr: Pipe())
+        process.standardInput = running.stdin
+        process.standardOutput = running.stdout
+        process.standardError = running.stderr
+        try process.run()
+        return running
+    }
+}
+
+/// Reads a file handle to its end on a background thread.
+final class ReadAll: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var data = Data()
+
+    init(_ handle: FileHandle) {
+        Thread.detachNewThread { [self] in
+            data = handle.readDataToEndOfFile()
+            done.signal()
+        }
+    }
+
+    func wait() -> Data {
+        done.wait()
+        return data
+    }
+}
+
+/// A temporary directory, removed by `remove()`.
+struct TemporaryDirectory {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("replay-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    func write(_ name: String, _ contents: String) throws -> String {
+        let path = path(name)
+        try contents.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    func remove() { try? FileManager.default.removeItem(at: url) }
+}
+
+/// Replaces every FORMAT.md time (`2026-11-20T10:00:00.000Z`) with `<time>`, so output with
+/// append times can be compared exactly.
+func maskingTimes(_ text: String) -> String {
+    text.replacing(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/, with: "<time>")
+}
