@@ -17,8 +17,8 @@ struct Replay: AsyncParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            ImportCommand.self, ExportCommand.self, DiffCommand.self, LogCommand.self,
-            ShowCommand.self, StatsCommand.self,
+            DemoCommand.self, ImportCommand.self, ExportCommand.self, DiffCommand.self, LogCommand.self,
+            ShowCommand.self, VerifyCommand.self, ReplayCommand.self, StatsCommand.self,
         ]
     )
 }

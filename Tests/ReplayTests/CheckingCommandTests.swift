@@ -114,4 +114,25 @@ struct CheckingCommandTests {
         let result = try ToolRunner.run(["replay", "--into", "html"])
         #expect(result.status == 64)
     }
+
+    @Test("the README's crash-report recipe: exported revisions become a failing test")
+    func crashReportRecipe() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let log = try await Self.logWithBadBatch(in: directory)
+        let export = try ToolRunner.run(["export", "--log", log, "--from", "1", "--to", "2"])
+        #expect(export.status == 0)
+        let records = try export.stdout.split(separator: "\n").map {
+            try JSONDecoder().decode(RevisionRecord.self, from: Data($0.utf8))
+        }
+        var tableView = StrictListView<String, String>()
+        tableView.reloadData(records[0].snapshot)
+        let error = #expect(throws: BatchUpdateError.self) {
+            for record in records.dropFirst() {
+                try tableView.performBatchUpdatesDeferringReconfigures(record.changes, resultingIn: record.snapshot)
+            }
+        }
+        #expect(
+            error?.description.contains("attempt to delete row 5 from section 0 which only contains 2 rows") == true)
+    }
 }

@@ -1,0 +1,94 @@
+import ArgumentParser
+import ChangeLog
+import Foundation
+import ListAdapter
+
+/// `replay replay`: feeds a history into a renderer.
+struct ReplayCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "replay",
+        abstract: "Feed the history into a renderer, batch by batch.",
+        discussion: """
+            Renderers:
+              strict  a simulated UITableView enforcing UIKit's batch-update rules; a batch it \
+            refuses ends the replay with exit 1 naming the revision. Updates of moved items are \
+            delivered after their batch, as UIKit requires.
+              text    prints the list as it evolves, changed rows marked with *
+              jsonl   one JSON object per reload or batch, for renderers in other languages
+
+            Example:
+              replay replay --log app.lmdb --into strict
+            """
+    )
+
+    enum Renderer: String, ExpressibleByArgument, CaseIterable {
+        case strict, text, jsonl
+    }
+
+    @OptionGroup var logOptions: LogOptions
+    @OptionGroup var rangeOptions: RangeOptions
+
+    @Option(help: "The renderer: strict, text or jsonl.")
+    var into: Renderer = .strict
+
+    func run() async throws {
+        let report = try await failingWithBadInput {
+            let log = try logOptions.openExisting()
+            let range = try rangeOptions.range(in: log)
+            var progress = Progress("replaying revisions", total: range.map { Int($0.count) })
+            var done = 0
+            let onProgress: (UInt64) -> Void = { _ in
+                done += 1
+                progress.update(done)
+            }
+            defer { progress.finish() }
+            var output = BufferedOutput()
+            defer { output.flush() }
+            switch into {
+            case .strict:
+                var view = UIKitReplayView()
+                return try await log.replay(range, into: &view, progress: onProgress)
+            case .text:
+                let renderer = TextListRenderer { output.writeLine($0) }
+                var target = renderer
+                return try await log.replay(
+                    range, into: &target, willApply: { renderer.revision = $0 }, progress: onProgress)
+            case .jsonl:
+                let renderer = JSONLinesRenderer { output.writeLine($0) }
+                var target = renderer
+                return try await log.replay(
+                    range, into: &target, willApply: { renderer.revision = $0 }, progress: onProgress)
+            }
+        }
+        if let refusal = report.refusal {
+            printError("replay refused: \(refusal)")
+            throw ExitCode(ExitStatus.failedCheck)
+        }
+        if into == .strict {
+            if let range = report.range {
+                print(
+                    "replayed revisions \(range.lowerBound) to \(range.upperBound) into the strict renderer: "
+                        + "\(report.batchesApplied) batches accepted")
+            } else {
+                print("the log is empty: nothing to replay")
+            }
+        }
+    }
+}
+
+/// The strict renderer as UIKit code would drive it: each batch without the updates of moved
+/// items, then those as reconfigures, all checked by ``StrictListView`` in UIKit mode.
+struct UIKitReplayView: ListRenderer {
+    typealias ItemID = String
+    typealias Summary = String
+
+    var view = StrictListView<String, String>(strictness: .uiKit)
+
+    mutating func reloadData(_ snapshot: LogSnapshot) {
+        view.reloadData(snapshot)
+    }
+
+    mutating func performBatchUpdates(_ changes: LogChanges, resultingIn snapshot: LogSnapshot) throws {
+        try view.performBatchUpdatesDeferringReconfigures(changes, resultingIn: snapshot)
+    }
+}
