@@ -32,6 +32,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .executableTarget(
+            name: "ChangeLogWorker", dependencies: ["ChangeLog", "ListAdapter"], path: "Tests/ChangeLogWorker"),
         .testTarget(name: "ListAdapterTests", dependencies: ["ListAdapter"]),
         .testTarget(name: "ChangeLogTests", dependencies: ["ChangeLog", "ListAdapter", "CLMDB"]),
         .testTarget(name: "ReplayTests", dependencies: ["ChangeLog", "ListAdapter", "CLMDB"]),

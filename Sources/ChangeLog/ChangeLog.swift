@@ -67,17 +67,24 @@ public final class ChangeLog: Sendable {
         /// The maximum number of simultaneous read transactions, across all processes, fixed by
         /// the first process that opens the log.
         public var maxReaders: Int
+        /// How often, while subscriptions wait, the log checks for revisions appended elsewhere
+        /// (by other processes or other instances): a short read transaction of the latest
+        /// revision. On Linux, file events (inotify) usually notice them first and this is the
+        /// safety net; elsewhere it bounds the latency. At least one millisecond.
+        public var subscriptionPollInterval: Duration
 
         /// Creates options; by default the log is created when missing, durable, starts with a
-        /// 16 MiB map and allows 126 readers.
+        /// 16 MiB map, allows 126 readers and polls for other writers every 100 ms while
+        /// subscriptions wait.
         public init(
             createIfMissing: Bool = true, durability: Durability = .durable, initialMapSize: Int = 16 << 20,
-            maxReaders: Int = 126
+            maxReaders: Int = 126, subscriptionPollInterval: Duration = .milliseconds(100)
         ) {
             self.createIfMissing = createIfMissing
             self.durability = durability
             self.initialMapSize = initialMapSize
             self.maxReaders = maxReaders
+            self.subscriptionPollInterval = subscriptionPollInterval
         }
     }
 
@@ -87,6 +94,8 @@ public final class ChangeLog: Sendable {
     public let options: Options
     let store: LogStore
     let writer: LogWriter
+    /// Wakes this instance's subscriptions when revisions are committed.
+    let notifier: CommitNotifier
 
     /// Opens the log in the directory at `path`, creating the directory and an empty log when
     /// ``Options/createIfMissing`` allows it.
@@ -152,7 +161,9 @@ public final class ChangeLog: Sendable {
                 path: path)
         }
         store = try LogStore.open(environment: environment, path: path)
-        writer = LogWriter(store: store)
+        let notifier = CommitNotifier.watching(store, pollInterval: options.subscriptionPollInterval)
+        self.notifier = notifier
+        writer = LogWriter(store: store, didCommit: { notifier.publish($0) })
     }
 
     /// Flushes every committed revision to disk. Needed only in the relaxed durability modes,

@@ -32,10 +32,14 @@ final class LogWriter: Sendable {
     private let store: LogStore
     private let queue: DispatchQueue
     private let state = Mutex(State())
+    /// Called on the writer's queue with the latest revision after each committed append
+    /// transaction, before its callers resume (subscriptions listen here). It must not block.
+    private let didCommit: @Sendable (UInt64) -> Void
 
-    init(store: LogStore) {
+    init(store: LogStore, didCommit: @escaping @Sendable (UInt64) -> Void = { _ in }) {
         self.store = store
         self.queue = DispatchQueue(label: "ChangeLog.writer", qos: .userInitiated)
+        self.didCommit = didCommit
     }
 
     /// The number of write transactions committed so far.
@@ -139,6 +143,9 @@ final class LogWriter: Sendable {
             state.withLock { state in
                 state.latest = latest
                 state.commits += 1
+            }
+            if let revision = latest?.revision {
+                didCommit(revision)
             }
             for (job, outcome) in zip(jobs, outcomes) {
                 job.continuation.resume(with: outcome.mapError { $0 as any Error })

@@ -1,0 +1,50 @@
+extension ChangeLog {
+    /// Subscribes to the revisions from `revision` on: the ones already stored, a
+    /// ``LogSubscription/Event/caughtUp(latest:)`` marker, then live ones as they are appended by
+    /// any writer, in this process or another.
+    ///
+    /// Nothing happens until the subscription is iterated; each iterator is a subscription of
+    /// its own. Every revision is delivered exactly once and in order, with no gap between the
+    /// stored and the live ones (``LogSubscription`` says how, and what durability a delivered
+    /// revision has).
+    ///
+    /// - Parameters:
+    ///   - revision: the first revision to deliver. 0 or 1 start at the oldest revision stored
+    ///     (1 unless retention dropped revisions). A revision after the latest one delivers
+    ///     the caught-up marker at once and waits until that revision is appended (the
+    ///     revisions before it are not delivered). A revision dropped by retention makes the
+    ///     first call to `next()` throw ``ChangeLogError/Code/revisionDropped``.
+    ///   - batchSize: the largest number of revisions read in one short read transaction, and
+    ///     so the most records a subscription holds in memory at once.
+    /// - Returns: the subscription, an `AsyncSequence` of ``LogSubscription/Event``s that throws
+    ///   ``ChangeLogError``.
+    /// - Complexity: O(1); iterating costs what reading the records costs
+    ///   (``records(from:batchSize:)``), and waiting costs nothing but the log's watcher, shared
+    ///   by all subscriptions of this instance: an inotify descriptor and a short read
+    ///   transaction per file event and per ``Options/subscriptionPollInterval``.
+    public func subscribe(from revision: UInt64, batchSize: Int = 64) -> LogSubscription {
+        LogSubscription(log: self, startRevision: revision, batchSize: batchSize)
+    }
+}
+
+extension CommitNotifier {
+    /// A notifier for `store` whose watcher checks the log's latest revision on every change of
+    /// its data file (unless `watchesFile` is false) and every `pollInterval`.
+    static func watching(_ store: LogStore, pollInterval: Duration, watchesFile: Bool = true) -> CommitNotifier {
+        CommitNotifier { notifier in
+            LogFileWatcher(
+                dataFile: store.environment.path + "/data.mdb", pollInterval: pollInterval, watchesFile: watchesFile
+            ) { [weak notifier] in
+                guard let notifier else { return }
+                // A failed read publishes nothing: the next event or poll tries again, and the
+                // subscriptions' own reads report lasting failures.
+                let latest = try? store.read(during: "watching") { transaction in
+                    try store.latest(in: transaction)?.revision
+                }
+                if let latest = latest ?? nil {
+                    notifier.publish(latest)
+                }
+            }
+        }
+    }
+}

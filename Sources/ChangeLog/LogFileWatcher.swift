@@ -1,0 +1,167 @@
+import Dispatch
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Notices commits made outside this log instance (by another process, or another
+/// ``ChangeLog`` of the same path in this process), which LMDB does not announce.
+///
+/// Two triggers run on one serial queue and call the same `check` (a short read transaction
+/// that publishes the latest revision):
+///
+/// - On Linux, an inotify watch on the log's `data.mdb` (`IN_MODIFY`). LMDB writes pages and
+///   then the meta page that commits a transaction with `pwrite`, each raising `IN_MODIFY`; but
+///   readers take the latest transaction from the lock file's shared memory, which the writer
+///   updates just after the meta page's `pwrite` returns. A check run at once can therefore
+///   miss the commit that woke it (measured: most do), so every event is followed by a few more
+///   checks at growing delays (``followUpDelays``, 0.5 to 42.5 ms after the event), which see
+///   it even when the writer was preempted between the two steps; past them, the poll does.
+///   Events queued before a check are drained together, so a burst of commits costs one check
+///   and one series of follow-ups.
+/// - Everywhere, a poll every ``pollInterval``: the safety net for what file events miss (a file
+///   system without inotify, an environment opened with `MDB_WRITEMAP`, a full event queue) and
+///   the only trigger where inotify does not exist.
+///
+/// The watcher is started once and stopped once; stopping first makes a later start do nothing.
+/// Stopping cancels both sources and closes the inotify descriptor.
+final class LogFileWatcher: Sendable {
+    private enum State {
+        case idle
+        case running(Sources)
+        case stopped
+    }
+
+    /// The dispatch sources of a running watcher; used only under the state lock.
+    private struct Sources: @unchecked Sendable {
+        var all: [any DispatchSourceProtocol]
+    }
+
+    /// The one-shot timer of follow-up checks, re-armed only on the watcher's queue.
+    private struct FollowUp: @unchecked Sendable {
+        let timer: any DispatchSourceTimer
+    }
+
+    /// The delays of the checks after a file event, each from the one before.
+    static let followUpDelays: [DispatchTimeInterval] = [
+        .microseconds(500), .milliseconds(2), .milliseconds(8), .milliseconds(32),
+    ]
+
+    /// The file watched for modifications.
+    let dataFile: String
+    /// How often the log is polled, whatever file events say.
+    let pollInterval: Duration
+    /// Whether to ask for file events; polling runs either way.
+    let watchesFile: Bool
+    private let check: @Sendable () -> Void
+    private let queue = DispatchQueue(label: "ChangeLog.watcher", qos: .userInitiated)
+    private let state = Mutex(State.idle)
+    private let fileEvents = Atomic(false)
+    /// How many follow-up checks of the last file event have run.
+    private let followUpsDone = Atomic(0)
+    private let descriptors = Atomic(0)
+
+    /// Creates a stopped watcher of `dataFile` that calls `check` on file events (unless
+    /// `watchesFile` is false) and every `pollInterval` (at least one millisecond) once started.
+    init(dataFile: String, pollInterval: Duration, watchesFile: Bool = true, check: @escaping @Sendable () -> Void) {
+        self.dataFile = dataFile
+        self.pollInterval = max(pollInterval, .milliseconds(1))
+        self.watchesFile = watchesFile
+        self.check = check
+    }
+
+    /// Whether the running watcher receives file events (inotify), besides polling.
+    var usesFileEvents: Bool { fileEvents.load(ordering: .relaxed) }
+    /// The number of descriptors the watcher holds open: 1 while it watches the file, 0 once
+    /// stopped (the descriptor is closed shortly after ``stop()``, on the watcher's queue).
+    var openDescriptors: Int { descriptors.load(ordering: .relaxed) }
+
+    /// Starts watching; does nothing when already started or stopped.
+    func start() {
+        state.withLock { state in
+            guard case .idle = state else { return }
+            var sources = watchesFile ? makeFileEventSources() : []
+            fileEvents.store(!sources.isEmpty, ordering: .relaxed)
+            sources.append(makePollTimer())
+            for source in sources {
+                source.resume()
+            }
+            state = .running(Sources(all: sources))
+        }
+    }
+
+    /// Stops watching and frees the descriptor; a `check` already running finishes.
+    func stop() {
+        let sources = state.withLock { state in
+            defer { state = .stopped }
+            guard case .running(let sources) = state else { return Sources(all: []) }
+            return sources
+        }
+        for source in sources.all {
+            source.cancel()
+        }
+    }
+
+    private func makePollTimer() -> any DispatchSourceProtocol {
+        // At most a day, which keeps the nanoseconds far from overflowing.
+        let nanoseconds = Int(min(pollInterval, .seconds(86_400)) / .nanoseconds(1))
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(
+            deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds),
+            leeway: .nanoseconds(nanoseconds / 10))
+        timer.setEventHandler { [check] in check() }
+        return timer
+    }
+
+    /// A timer that runs the follow-up checks after a file event, then stays idle.
+    private func makeFollowUpTimer() -> FollowUp {
+        let followUp = FollowUp(timer: DispatchSource.makeTimerSource(queue: queue))
+        followUp.timer.setEventHandler { [weak self] in
+            guard let self else { return }
+            check()
+            let done = followUpsDone.add(1, ordering: .relaxed).newValue
+            if done < Self.followUpDelays.count {
+                followUp.timer.schedule(deadline: .now() + Self.followUpDelays[done], repeating: .never)
+            }
+        }
+        return followUp
+    }
+
+    /// An inotify watch of the data file as a read source, with the timer of its follow-up
+    /// checks; none where inotify is missing or refuses (then polling alone notices commits).
+    private func makeFileEventSources() -> [any DispatchSourceProtocol] {
+        #if os(Linux) || os(Android)
+            let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+            guard descriptor >= 0 else { return [] }
+            guard inotify_add_watch(descriptor, dataFile, UInt32(IN_MODIFY)) >= 0 else {
+                close(descriptor)
+                return []
+            }
+            descriptors.add(1, ordering: .relaxed)
+            let followUp = makeFollowUpTimer()
+            let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
+            source.setEventHandler { [weak self] in
+                guard let self else { return }
+                // Drain every queued event (their content does not matter), check once, and
+                // (re)start the follow-up checks.
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                while buffer.withUnsafeMutableBytes({ read(descriptor, $0.baseAddress, $0.count) }) > 0 {}
+                check()
+                followUpsDone.store(0, ordering: .relaxed)
+                followUp.timer.schedule(deadline: .now() + Self.followUpDelays[0], repeating: .never)
+            }
+            source.setCancelHandler { [weak self] in
+                close(descriptor)
+                self?.descriptors.subtract(1, ordering: .relaxed)
+            }
+            return [source, followUp.timer]
+        #else
+            return []
+        #endif
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import ChangeLog
+
+@Suite("Log file watcher", .timeLimit(.minutes(1)))
+struct LogFileWatcherTests {
+    @Test("polling alone calls the check periodically, and nothing after stop")
+    func polling() async throws {
+        let checks = Counter()
+        let watcher = LogFileWatcher(dataFile: "/nonexistent", pollInterval: .milliseconds(5), watchesFile: false) {
+            checks.increment()
+        }
+        watcher.start()
+        #expect(!watcher.usesFileEvents)
+        try await waitUntil { checks.value >= 3 }
+        watcher.stop()
+        let stopped = checks.value
+        try await Task.sleep(for: .milliseconds(30))
+        // A check already running when stop() was called may still finish.
+        #expect(checks.value <= stopped + 1)
+        watcher.start()
+        try await Task.sleep(for: .milliseconds(20))
+        #expect(checks.value <= stopped + 1)
+    }
+
+    #if os(Linux)
+        @Test("a change to the file calls the check at once and then a few follow-ups; stop closes the descriptor")
+        func fileEvents() async throws {
+            try await withTemporaryDirectory { directory in
+                let path = directory + "/data.mdb"
+                _ = FileManager.default.createFile(atPath: path, contents: Data())
+                let checks = Counter()
+                let watcher = LogFileWatcher(dataFile: path, pollInterval: .seconds(60)) { checks.increment() }
+                watcher.start()
+                #expect(watcher.usesFileEvents)
+                #expect(watcher.openDescriptors == 1)
+                let file = try #require(FileHandle(forWritingAtPath: path))
+                try file.write(contentsOf: Data("x".utf8))
+                try await waitUntil { checks.value >= 1 }
+                try await waitUntil { checks.value == 1 + LogFileWatcher.followUpDelays.count }
+                watcher.stop()
+                try await waitUntil { watcher.openDescriptors == 0 }
+                let stopped = checks.value
+                try file.write(contentsOf: Data("y".utf8))
+                try file.close()
+                try await Task.sleep(for: .milliseconds(50))
+                #expect(checks.value == stopped)
+            }
+        }
+    #endif
+
+    @Test("polling alone carries another instance's appends to a notifier")
+    func pollingNotifier() async throws {
+        try await withTemporaryDirectory { path in
+            let log = try ChangeLog(path: path)
+            let other = try ChangeLog(path: path)
+            let notifier = CommitNotifier.watching(log.store, pollInterval: .milliseconds(10), watchesFile: false)
+            let listener = notifier.register()
+            #expect(notifier.isWatching)
+            try await appendRevisions(2, to: other)
+            #expect(await notifier.wait(listener, after: 1) == 2)
+            notifier.unregister(listener)
+            #expect(!notifier.isWatching)
+        }
+    }
+}
+
+/// A thread-safe counter.
+final class Counter: Sendable {
+    private let count = Atomic(0)
+
+    var value: Int { count.load(ordering: .relaxed) }
+
+    func increment() {
+        count.add(1, ordering: .relaxed)
+    }
+}

@@ -1,0 +1,95 @@
+import ChangeLog
+import Foundation
+
+// A helper process for ChangeLogTests' multi-process tests (subscriptions from another process,
+// crash safety under SIGKILL, concurrent appenders). Each line it prints is written with one
+// unbuffered write, so a parent reading its output sees every line as soon as it happened.
+//
+//   ChangeLogWorker append --log PATH --count N [--items K] [--seed S]
+//       appends N revisions, one per transaction, and prints `committed R` after each returns
+//   ChangeLogWorker subscribe --log PATH --from R --count N [--poll-ms P]
+//       prints `caughtUp L` when caught up and each revision number it receives; exits after N;
+//       checks for other processes' appends on file events and every P ms (default 100)
+
+/// Writes `line` and a newline to standard output at once.
+func emit(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+/// Writes `message` to standard error and exits with `status`.
+func fail(_ message: String, status: Int32 = 1) -> Never {
+    FileHandle.standardError.write(Data(("ChangeLogWorker: " + message + "\n").utf8))
+    exit(status)
+}
+
+/// The command line: a command, then `--name value` pairs.
+struct Arguments {
+    var command: String
+    var values: [String: String] = [:]
+
+    init(_ arguments: [String]) {
+        guard let command = arguments.first else {
+            fail("usage: ChangeLogWorker append|subscribe --log PATH ...", status: 2)
+        }
+        self.command = command
+        var rest = arguments.dropFirst()
+        while let name = rest.popFirst() {
+            guard name.hasPrefix("--"), let value = rest.popFirst() else {
+                fail("expected `--name value`, found \(name)", status: 2)
+            }
+            values[String(name.dropFirst(2))] = value
+        }
+    }
+
+    func string(_ name: String) -> String {
+        guard let value = values[name] else { fail("missing --\(name)", status: 2) }
+        return value
+    }
+
+    func number(_ name: String, default defaultValue: UInt64? = nil) -> UInt64 {
+        guard let text = values[name] else {
+            guard let defaultValue else { fail("missing --\(name)", status: 2) }
+            return defaultValue
+        }
+        guard let value = UInt64(text) else { fail("--\(name) takes a number, not \(text)", status: 2) }
+        return value
+    }
+}
+
+let arguments = Arguments(Array(CommandLine.arguments.dropFirst()))
+do {
+    let log = try ChangeLog(
+        path: arguments.string("log"),
+        options: .init(subscriptionPollInterval: .milliseconds(Int64(arguments.number("poll-ms", default: 100)))))
+    switch arguments.command {
+    case "append":
+        let count = arguments.number("count")
+        let seed = arguments.number("seed", default: UInt64(ProcessInfo.processInfo.processIdentifier))
+        let latest = try log.latestRevision
+        var churn = SnapshotChurn(
+            seed: seed, items: Int(arguments.number("items", default: 20)),
+            startingFrom: latest > 0 ? try log.snapshot(at: latest) : nil)
+        for _ in 0..<count {
+            let appended = try await log.append(try churn.next(), meta: ["worker": String(seed)])
+            emit("committed \(appended.revision)")
+        }
+    case "subscribe":
+        let count = arguments.number("count")
+        var received: UInt64 = 0
+        guard count > 0 else { break }
+        for try await event in log.subscribe(from: arguments.number("from")) {
+            switch event {
+            case .caughtUp(let latest):
+                emit("caughtUp \(latest)")
+            case .revision(let record):
+                emit("\(record.revision)")
+                received += 1
+            }
+            if received == count { break }
+        }
+    default:
+        fail("unknown command \(arguments.command); use append or subscribe", status: 2)
+    }
+} catch {
+    fail("\(error)")
+}
