@@ -18,7 +18,7 @@ struct Replay: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             DemoCommand.self, ImportCommand.self, ExportCommand.self, DiffCommand.self, LogCommand.self,
-            ShowCommand.self, VerifyCommand.self, ReplayCommand.self, StatsCommand.self,
+            ShowCommand.self, VerifyCommand.self, ReplayCommand.self, TailCommand.self, StatsCommand.self,
         ]
     )
 }

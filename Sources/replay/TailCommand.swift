@@ -1,0 +1,60 @@
+import ArgumentParser
+import ChangeLog
+import Foundation
+
+/// `replay tail`: prints revisions from R, and with `--follow` the ones appended later.
+struct TailCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tail",
+        abstract: "Print revisions from R; with --follow, keep printing new ones until interrupted.",
+        discussion: """
+            With --follow, revisions appended later by this or any other process are printed as \
+            they are committed, each exactly once and in order.
+
+            Examples:
+              replay tail --log app.lmdb --from 1 --follow
+              replay tail --follow --json | my-renderer
+            """
+    )
+
+    @OptionGroup var logOptions: LogOptions
+
+    @Option(help: ArgumentHelp("The first revision to print (default: the latest).", valueName: "revision"))
+    var from: UInt64?
+
+    @Flag(help: "Keep printing revisions as they are appended, until interrupted.")
+    var follow = false
+
+    @Flag(help: "Print each revision as one FORMAT.md revision line.")
+    var json = false
+
+    func validate() throws {
+        if from == 0 { throw ValidationError("revisions count from 1") }
+    }
+
+    func run() async throws {
+        try await failingWithBadInput {
+            let log = try logOptions.openExisting()
+            let latest = try log.latestRevision
+            let start = from ?? max(latest, 1)
+            if !follow {
+                guard latest > 0 else { return }
+                if start > latest {
+                    throw InputError(
+                        "revision \(start) is out of range: the log at \(log.path) holds revisions "
+                            + "\(try log.firstRevision) to \(latest)")
+                }
+                for try await record in log.records(in: start...latest) { emit(record) }
+                return
+            }
+            for try await event in log.subscribe(from: start) {
+                if case .revision(let record) = event { emit(record) }
+            }
+        }
+    }
+
+    private func emit(_ record: RevisionRecord) {
+        let line = json ? record.jsonLine() : RevisionText.oneLine(record)
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+}
