@@ -21,22 +21,8 @@ func withTemporaryDirectory<R>(_ body: (String) throws -> R) throws -> R {
     return try body(path)
 }
 
-/// SplitMix64: a small seeded generator, so that random tests repeat exactly.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// The tests' seeded generator: ListAdapter's SplitMix64, so random tests repeat exactly.
+typealias SeededGenerator = SplitMix64
 
 /// A snapshot of `sections` sections of `itemsPerSection` items each, with summaries.
 func makeSnapshot(sections: Int, itemsPerSection: Int, version: Int = 0) throws -> LogSnapshot {

@@ -132,19 +132,14 @@ final class DemoFeed: ListDataSource, Sendable {
     ]
 }
 
-/// A small fixed-seed generator (SplitMix64), so the demo records the same history every run.
+/// The demo's fixed-seed randomness, so every run records the same history.
 struct DemoRandom: Sendable {
-    private var state: UInt64
+    private var generator: SplitMix64
 
-    init(seed: UInt64) { state = seed }
+    init(seed: UInt64) { generator = SplitMix64(seed: seed) }
 
     /// A number in `0..<bound` (`bound` > 0).
     mutating func next(_ bound: Int) -> Int {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        z ^= z >> 31
-        return Int(z % UInt64(max(bound, 1)))
+        Int(generator.next() % UInt64(max(bound, 1)))
     }
 }
