@@ -8,7 +8,7 @@ import ListAdapter
 /// annotations, the full snapshot and the changes from the previous revision's snapshot.
 /// Snapshots are stored in content-defined chunks shared between revisions, so a revision
 /// costs about what changed, yet each one's snapshot is stored on its own, independently of its
-/// changes (RECORD-FORMAT.md).
+/// changes (ChangeLog.docc/RecordFormat.md).
 ///
 /// ## Durability
 ///
@@ -136,6 +136,15 @@ public final class ChangeLog: Sendable {
         } else if !isDirectory.boolValue {
             throw ChangeLogError(
                 code: .cannotOpen, message: "\(path) is a file; a log is a directory: pass the directory's path",
+                path: path)
+        } else if !options.createIfMissing,
+            !FileManager.default.fileExists(atPath: URL(fileURLWithPath: path).appendingPathComponent("data.mdb").path)
+        {
+            // An existing directory that holds no log: opening must not turn it into one.
+            throw ChangeLogError(
+                code: .logNotFound,
+                message: "no log at \(path): the directory holds no data.mdb; check the path, or pass "
+                    + "Options(createIfMissing: true) to create one",
                 path: path)
         }
         let configuration = LMDBEnvironment.Configuration(

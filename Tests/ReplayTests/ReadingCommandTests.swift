@@ -120,6 +120,36 @@ struct ReadingCommandTests {
     }
 
     @Test(
+        "reading commands refuse an existing directory that holds no log, and leave it as it was",
+        arguments: [["export"], ["log"], ["show", "1"], ["stats"], ["verify"], ["replay"], ["tail"]])
+    func directoryWithoutLog(command: [String]) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        _ = try directory.write("notes.txt", "not a log\n")
+        let result = try ToolRunner.run(command + ["--log", directory.url.path])
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("replay: no log at \(directory.url.path): "), "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["notes.txt"])
+    }
+
+    @Test("metadata and values with line breaks or escape codes stay on one line, escaped")
+    func controlCharacters() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path("odd.lmdb")
+        let log = try ChangeLog(path: path)
+        let snapshot = try LogSnapshot(sections: [.init(title: "T\u{1B}[31m", items: [.init(id: "a\nb")])])
+        _ = try await log.append(snapshot, meta: ["a\nb": "x\ny", "plain": "v"])
+        let result = try ToolRunner.run(["log", "--log", path])
+        #expect(
+            maskingTimes(result.stdout) == #"1  <time>  "a\nb"="x\ny" plain=v  sections +1 -0 ~0  items +0 -0 ~0 *0"#
+                + "\n")
+        let show = try ToolRunner.run(["show", "1", "--log", path])
+        #expect(show.stdout.contains(#"[0] "T\u{1b}[31m" (1 items)"#), "\(show.stdout)")
+        #expect(show.stdout.contains(#"0: "a\nb""#))
+    }
+
+    @Test(
         "revisions out of range are named with the range the log holds",
         arguments: [
             (["show", "9"], "revision 9 is out of range: the log at LOG holds revisions 1 to 3"),

@@ -20,7 +20,7 @@ struct TailAndDemoTests {
         #expect(json.stdout.hasPrefix(#"{"revision":3,"#))
     }
 
-    @Test("tail --follow sees every revision another process imports, once and in order")
+    @Test("tail --follow sees every revision another process imports, once and in order", .timeLimit(.minutes(2)))
     func follow() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -80,6 +80,20 @@ struct TailAndDemoTests {
             #expect(counts[0] > 0 && counts[1] > 0, "sections come and go: \(operations)")
             #expect(counts[3] > 0 && counts[4] > 0 && counts[5] > 0 && counts[6] > 0, "\(operations)")
         }
+    }
+
+    @Test("demo with a single revision, and a second demo appending to the same log")
+    func smallDemo() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let log = directory.path("small.lmdb")
+        let first = try ToolRunner.run(["demo", "--log", log, "--revisions", "1"])
+        #expect(first.status == 0, "\(first)")
+        #expect(first.stdout.hasPrefix("Recorded a simulated chat inbox: 1 revisions (1 to 1)"))
+        let second = try ToolRunner.run(["demo", "--log", log, "--revisions", "5", "--seed", "7"])
+        #expect(second.status == 0, "\(second)")
+        #expect(second.stdout.hasPrefix("Recorded a simulated chat inbox: 5 revisions (2 to 6)"))
+        #expect(second.stdout.contains("Verified revisions 1 to 6"))
     }
 
     @Test("--help documents exit codes and every command has an example; --version answers")

@@ -110,7 +110,7 @@ struct TemporaryDirectory {
 
     func write(_ name: String, _ contents: String) throws -> String {
         let path = path(name)
-        try contents.write(toFile: path, atomically: true, encoding: .utf8)
+        try contents.write(toFile: path, atomically: false, encoding: .utf8)
         return path
     }
 

@@ -55,7 +55,7 @@ struct DemoRun {
             "The log is at \(path). Next, try:",
             "  replay log --log \(path) | head",
             "  replay show \(latest) --log \(path)",
-            "  replay replay --log \(path) --into text --from \(max(1, latest - 2))",
+            "  replay replay --log \(path) --into text --from \(latest > 2 ? latest - 2 : 1)",
             "  replay export --log \(path) > history.jsonl",
             "  replay tail --log \(path) --follow",
         ]
