@@ -90,7 +90,7 @@ struct ChunkPlanner {
         sections.reserveCapacity(snapshot.sections.count)
         for section in snapshot.sections {
             let baseOffset = base.snapshot.sectionOffset(titled: section.title)
-            if let baseOffset, base.snapshot.sections[baseOffset].items == section.items {
+            if let baseOffset, Self.sameBytes(base.snapshot.sections[baseOffset].items, section.items) {
                 sections.append(base.sections[baseOffset])
                 continue
             }
@@ -123,6 +123,22 @@ struct ChunkPlanner {
             runs.append(chunk(for: Chunk.sections(sections[run].map(\.chunk.id)).content, known: knownRuns))
         }
         return StoredSnapshot(snapshot: snapshot, sections: sections, runs: runs)
+    }
+
+    /// Whether two item lists are the same byte for byte. Swift's `==` on strings treats
+    /// canonically equivalent strings (a precomposed "é" and "e" + U+0301) as equal; reusing a
+    /// chunk on that basis would store the old bytes for the new snapshot.
+    static func sameBytes(_ lhs: [LogSnapshot.Item], _ rhs: [LogSnapshot.Item]) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        for (left, right) in zip(lhs, rhs) {
+            guard left.id.utf8.elementsEqual(right.id.utf8) else { return false }
+            switch (left.summary, right.summary) {
+            case (nil, nil): continue
+            case (let left?, let right?): guard left.utf8.elementsEqual(right.utf8) else { return false }
+            default: return false
+            }
+        }
+        return true
     }
 
     /// The ranges of `items` that form item chunks (``ChunkingPolicy``).
