@@ -51,24 +51,3 @@ public struct ListSnapshotError: Error, Hashable, Sendable, CustomStringConverti
         }
     }
 }
-
-/// Quotes a user value for an error message, escaping quotes and control characters.
-package func quoted(_ value: String) -> String {
-    var result = "\""
-    for scalar in value.unicodeScalars {
-        switch scalar {
-        case "\"": result += "\\\""
-        case "\\": result += "\\\\"
-        case "\n": result += "\\n"
-        case "\t": result += "\\t"
-        case "\r": result += "\\r"
-        default:
-            if scalar.value < 0x20 {
-                result += "\\u{\(String(scalar.value, radix: 16))}"
-            } else {
-                result.unicodeScalars.append(scalar)
-            }
-        }
-    }
-    return result + "\""
-}

@@ -10,29 +10,24 @@ enum RevisionText {
         return line + "  " + record.changes.counts.description
     }
 
-    /// `key=value` pairs, sorted by key, values quoted when they contain spaces.
+    /// `key=value` pairs, sorted by key; keys and values are quoted (and control characters
+    /// escaped) when they hold spaces, quotes, `=` or control characters.
     static func meta(_ meta: [String: String]) -> String {
         meta.keys.sorted().map { key in
-            let value = meta[key]!
-            let needsQuotes = value.isEmpty || value.contains { $0 == " " || $0 == "\"" || $0 == "=" }
-            return "\(key)=\(needsQuotes ? quotedValue(value) : value)"
+            "\(printable(key, quotingSpaces: true))=\(printable(meta[key]!, quotingSpaces: true))"
         }.joined(separator: " ")
-    }
-
-    private static func quotedValue(_ value: String) -> String {
-        "\"" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
 
     /// The snapshot as an indented outline: sections with their items and summaries.
     static func outline(_ snapshot: LogSnapshot, marking marked: Set<ItemPath> = []) -> [String] {
         var lines: [String] = []
         for (sectionOffset, section) in snapshot.sections.enumerated() {
-            let title = section.title.isEmpty ? "(untitled)" : section.title
+            let title = section.title.isEmpty ? "(untitled)" : printable(section.title)
             lines.append("[\(sectionOffset)] \(title) (\(section.items.count) items)")
             for (itemOffset, item) in section.items.enumerated() {
                 let mark = marked.contains(ItemPath(section: sectionOffset, item: itemOffset)) ? "*" : " "
-                var line = "  \(mark) \(itemOffset): \(item.id)"
-                if let summary = item.summary { line += "  \(summary)" }
+                var line = "  \(mark) \(itemOffset): \(printable(item.id))"
+                if let summary = item.summary { line += "  \(printable(summary))" }
                 lines.append(line)
             }
         }

@@ -125,6 +125,10 @@ struct MultiProcessTests {
                     "round \(round): \(committed.count) reported, the log went from \(before) to \(latest)")
             }
             #expect(killedAfterCommits >= 10)
+            // The library's verifier agrees: checksums, FORMAT.md's rules and every snapshot.
+            let report = try await ChangeLog(path: path, options: .init(createIfMissing: false)).verify()
+            #expect(report.isValid, "\(report)")
+            #expect(report.revisionsChecked == Int(latest))
             print("crash safety: 20 SIGKILLs, \(latest) revisions, every one verified")
         }
     }

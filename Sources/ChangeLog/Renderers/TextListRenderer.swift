@@ -46,10 +46,10 @@ public final class TextListRenderer: ListRenderer {
 
     private func printList(marking marked: Set<ItemPath>) {
         for (sectionOffset, section) in snapshot.sections.enumerated() {
-            write("  [\(sectionOffset)] \(section.title.isEmpty ? "(untitled)" : section.title)")
+            write("  [\(sectionOffset)] \(section.title.isEmpty ? "(untitled)" : printable(section.title))")
             for (itemOffset, item) in section.items.enumerated() {
                 let mark = marked.contains(ItemPath(section: sectionOffset, item: itemOffset)) ? "*" : " "
-                write("    \(mark) \(item.id)\(item.summary.map { "  \($0)" } ?? "")")
+                write("    \(mark) \(printable(item.id))\(item.summary.map { "  \(printable($0))" } ?? "")")
             }
         }
     }

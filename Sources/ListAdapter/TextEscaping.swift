@@ -1,0 +1,32 @@
+/// Quotes a user value for an error message, escaping quotes and control characters.
+package func quoted(_ value: String) -> String {
+    var result = "\""
+    for scalar in value.unicodeScalars {
+        switch scalar {
+        case "\"": result += "\\\""
+        case "\\": result += "\\\\"
+        case "\n": result += "\\n"
+        case "\t": result += "\\t"
+        case "\r": result += "\\r"
+        default:
+            if scalar.value < 0x20 {
+                result += "\\u{\(String(scalar.value, radix: 16))}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+    }
+    return result + "\""
+}
+
+/// `text` as it is when it is printable on one line, else ``quoted(_:)``: what the package's
+/// text output uses for user values, so that a value never spans lines or sends terminal
+/// escape sequences. With `quotingSpaces`, text holding a space, `"`, `=` or `\\` is quoted too
+/// (for `key=value` lists).
+package func printable(_ text: String, quotingSpaces: Bool = false) -> String {
+    let needsQuotes = text.unicodeScalars.contains { scalar in
+        if scalar.properties.generalCategory == .control { return true }
+        return quotingSpaces && (scalar == " " || scalar == "\"" || scalar == "=" || scalar == "\\")
+    }
+    return needsQuotes || (quotingSpaces && text.isEmpty) ? quoted(text) : text
+}
