@@ -16,8 +16,9 @@ extension ListSnapshot {
     ///
     /// - Complexity: O(*n* + *m* log *m*) expected, where *n* counts the items of both snapshots
     ///   and *m* the largest number of items that stay in one section; O(*n*) when those keep
-    ///   their order. Each item of `new` costs one hash lookup in this snapshot's index; this
-    ///   snapshot's items are never hashed again.
+    ///   their order. Each item of `new` costs at most one hash lookup in this snapshot's index
+    ///   (items that keep their place cost an identifier comparison instead, plus at most one
+    ///   more after a lookup); this snapshot's items are never hashed again.
     @inlinable
     public func changes(to new: ListSnapshot) -> ListChanges<ItemID, Summary> {
         var changes = ListChanges<ItemID, Summary>()
@@ -62,22 +63,60 @@ extension ListSnapshot {
 
         for (survivor, newSectionOffset) in survivingNewOffsets.enumerated() {
             let oldSectionOffset = survivingOldOffsets[survivor]
+            let oldItems = oldSections[oldSectionOffset].items
             let newItems = newSections[newSectionOffset].items
             origins.removeAll(keepingCapacity: true)
             stayingOldOffsets.removeAll(keepingCapacity: true)
-            for (newItemOffset, item) in newItems.enumerated() {
-                let to = ItemPath(section: newSectionOffset, item: newItemOffset)
-                guard let from = pathsByID[item.id], newOffsetOfOld[from.section] >= 0 else {
-                    changes.insertedItems.append(.init(at: to, id: item.id, summary: item.summary))
-                    origins.append(unmatched)
-                    continue
+            origins.reserveCapacity(newItems.count)
+            stayingOldOffsets.reserveCapacity(newItems.count)
+            // Items mostly keep their order, so the next new item is usually the old item at
+            // `cursor`: comparing identifiers there skips most hash lookups.
+            var cursor = 0
+            var cursorMatchesNext = false
+            for newItemOffset in newItems.indices {
+                // Identifiers and summaries are compared in place: copying them out would retain
+                // and release every one that is not stored inline.
+                let from: ItemPath
+                let matchesCursor =
+                    cursorMatchesNext || (cursor < oldItems.count && oldItems[cursor].id == newItems[newItemOffset].id)
+                cursorMatchesNext = false
+                if matchesCursor {
+                    from = ItemPath(section: oldSectionOffset, item: cursor)
+                    cursor += 1
+                } else {
+                    guard let found = pathsByID[newItems[newItemOffset].id], newOffsetOfOld[found.section] >= 0 else {
+                        let item = newItems[newItemOffset]
+                        changes.insertedItems.append(
+                            .init(
+                                at: ItemPath(section: newSectionOffset, item: newItemOffset), id: item.id,
+                                summary: item.summary))
+                        origins.append(unmatched)
+                        continue
+                    }
+                    from = found
+                    if found.section == oldSectionOffset {
+                        // Resynchronise after deleted or moved items when the next items follow
+                        // this one in both snapshots.
+                        let nextNew = newItemOffset + 1
+                        let nextOld = found.item + 1
+                        if nextNew < newItems.count, nextOld < oldItems.count,
+                            oldItems[nextOld].id == newItems[nextNew].id
+                        {
+                            cursor = nextOld
+                            cursorMatchesNext = true
+                        }
+                    }
                 }
                 claimed[firstFlatOffset[from.section] + from.item] = true
                 origins.append(from)
                 if from.section == oldSectionOffset { stayingOldOffsets.append(from.item) }
-                let oldSummary = oldSections[from.section].items[from.item].summary
-                if oldSummary != item.summary {
-                    changes.updatedItems.append(.init(from: from, to: to, summary: item.summary))
+                let summaryChanged =
+                    from.section == oldSectionOffset
+                    ? oldItems[from.item].summary != newItems[newItemOffset].summary
+                    : oldSections[from.section].items[from.item].summary != newItems[newItemOffset].summary
+                if summaryChanged {
+                    let to = ItemPath(section: newSectionOffset, item: newItemOffset)
+                    changes.updatedItems.append(.init(from: from, to: to, summary: newItems[newItemOffset].summary))
                 }
             }
             let itemsInPlace = longestIncreasingSubsequence(stayingOldOffsets)
