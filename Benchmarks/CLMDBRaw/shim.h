@@ -1,0 +1,4 @@
+#ifndef CLMDBRAW_SHIM_H
+#define CLMDBRAW_SHIM_H
+#include <lmdb.h>
+#endif

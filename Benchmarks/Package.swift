@@ -1,0 +1,46 @@
+// swift-tools-version: 6.1
+// The benchmarks live in their own package so that `swift test` at the root never builds them.
+// Run them with `swift package --package-path Benchmarks benchmark` (see the README).
+import PackageDescription
+
+let package = Package(
+    name: "Benchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "ListChangeLog", path: ".."),
+        .package(
+            url: "https://github.com/ordo-one/package-benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "DiffBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "ListAdapter", package: "ListChangeLog"),
+            ],
+            path: "Benchmarks/DiffBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
+        .executableTarget(
+            name: "ChangeLogBenchmarks",
+            dependencies: [
+                "RawLMDB",
+                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "ChangeLog", package: "ListChangeLog"),
+                .product(name: "ListAdapter", package: "ListChangeLog"),
+            ],
+            path: "Benchmarks/ChangeLogBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
+        // The raw LMDB baseline: the root package keeps its CLMDB module to itself, so the
+        // benchmarks declare their own system library over the same <lmdb.h>.
+        .systemLibrary(
+            name: "CLMDBRaw",
+            path: "CLMDBRaw",
+            pkgConfig: "lmdb",
+            providers: [.apt(["liblmdb-dev"]), .brew(["lmdb"])]
+        ),
+        .target(name: "RawLMDB", dependencies: ["CLMDBRaw"], path: "RawLMDB"),
+    ],
+    swiftLanguageModes: [.v6]
+)
