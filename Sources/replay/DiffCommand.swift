@@ -19,11 +19,17 @@ struct DiffCommand: AsyncParsableCommand {
     @Argument(help: "The old snapshot (a JSON file, or - for standard input).")
     var old: String
 
-    @Argument(help: "The new snapshot (a JSON file).")
+    @Argument(help: "The new snapshot (a JSON file, or - for standard input).")
     var new: String
 
     @Flag(help: "Indent the JSON output.")
     var pretty = false
+
+    func validate() throws {
+        if old == "-" && new == "-" {
+            throw ValidationError("only one of the two snapshots can come from standard input (-)")
+        }
+    }
 
     func run() async throws {
         try await failingWithBadInput {

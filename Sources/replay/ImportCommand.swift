@@ -48,6 +48,8 @@ struct ImportCommand: AsyncParsableCommand {
                 }
                 input = data
             }
+            // A log this import creates is removed again when the import appends nothing.
+            let existed = FileManager.default.fileExists(atPath: logOptions.path)
             let log = try logOptions.openOrCreate()
             let importer = SnapshotImporter(
                 log: log, options: .init(commitEvery: commitEvery, skipInvalid: skipInvalid))
@@ -55,8 +57,12 @@ struct ImportCommand: AsyncParsableCommand {
             let report: SnapshotImporter.Report
             do {
                 report = try await importer.run(input: input) { progress.update($0) }
-            } catch let error as SnapshotImportError {
+            } catch {
                 progress.finish()
+                if !existed, (try? log.latestRevision) == 0 {
+                    try? FileManager.default.removeItem(atPath: logOptions.path)
+                }
+                guard let error = error as? SnapshotImportError else { throw error }
                 throw InputError("\(file == "-" ? "standard input" : file), \(error); nothing else was appended")
             }
             progress.finish()

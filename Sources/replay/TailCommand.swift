@@ -38,6 +38,9 @@ struct TailCommand: AsyncParsableCommand {
             let latest = try log.latestRevision
             let start = from ?? max(latest, 1)
             if !follow {
+                if latest == 0, let from {
+                    throw InputError("revision \(from) is out of range: the log at \(log.path) is empty")
+                }
                 guard latest > 0 else { return }
                 if start > latest {
                     throw InputError(

@@ -87,4 +87,11 @@ struct DiffCommandTests {
         #expect(result.status == 2)
         #expect(result.stderr == "replay: /nonexistent/old.json: no such file\n")
     }
+
+    @Test("only one snapshot can come from standard input")
+    func bothFromStandardInput() throws {
+        let result = try ToolRunner.run(["diff", "-", "-"], input: "{}")
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("only one of the two snapshots can come from standard input (-)"))
+    }
 }

@@ -62,6 +62,16 @@ struct ImportCommandTests {
         #expect(try ChangeLog(path: log, options: .init(createIfMissing: false)).latestRevision == 1)
     }
 
+    @Test("a failed import into a new path leaves no log behind")
+    func failedImportCreatesNothing() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let log = directory.path("new.lmdb")
+        let result = try ToolRunner.run(["import", "-", "--log", log], input: "nope\n")
+        #expect(result.status == 2)
+        #expect(!FileManager.default.fileExists(atPath: log))
+    }
+
     @Test("--skip-invalid reports bad lines and appends the good ones")
     func skipInvalid() throws {
         let directory = try TemporaryDirectory()

@@ -18,6 +18,9 @@ struct TailAndDemoTests {
                 """)
         let json = try ToolRunner.run(["tail", "--log", log, "--from", "3", "--json"])
         #expect(json.stdout.hasPrefix(#"{"revision":3,"#))
+        let beyond = try ToolRunner.run(["tail", "--log", log, "--from", "4"])
+        #expect(beyond.status == 2)
+        #expect(beyond.stderr == "replay: revision 4 is out of range: the log at \(log) holds revisions 1 to 3\n")
     }
 
     @Test("tail --follow sees every revision another process imports, once and in order", .timeLimit(.minutes(2)))
