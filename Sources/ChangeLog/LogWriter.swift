@@ -147,8 +147,18 @@ final class LogWriter: Sendable {
             if let revision = latest?.revision {
                 didCommit(revision)
             }
-            for (job, outcome) in zip(jobs, outcomes) {
-                job.continuation.resume(with: outcome.mapError { $0 as any Error })
+            let resumptions = zip(jobs.map(\.continuation), outcomes)
+            let resume: @Sendable () -> Void = {
+                for (continuation, outcome) in resumptions {
+                    continuation.resume(with: outcome.mapError { $0 as any Error })
+                }
+            }
+            // Waking a caller costs a system call. When more requests already wait, let another
+            // thread wake this transaction's callers while the writer starts the next one.
+            if state.withLock({ !$0.pending.isEmpty }) {
+                DispatchQueue.global(qos: .userInitiated).async(execute: resume)
+            } else {
+                resume()
             }
         } catch {
             let failure = ChangeLogError.wrapping(error, path: store.path, during: "appending to")

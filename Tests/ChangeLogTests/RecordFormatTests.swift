@@ -158,4 +158,65 @@ struct RecordFormatTests {
         let after = ChunkPlanner.itemRuns(of: shifted).map { Array(shifted[$0]) }
         #expect(after.filter { !before.contains($0) }.count <= 2)
     }
+
+    @Test("reusing the previous revision's chunks gives the chunks of cutting every section anew")
+    func reusedChunksMatchFreshCuts() throws {
+        // A base without item counts makes the planner cut and fingerprint every run of a
+        // changed section: the plain algorithm, which the shortcut must reproduce exactly.
+        func withoutCounts(_ stored: StoredSnapshot) -> StoredSnapshot {
+            var stored = stored
+            for index in stored.sections.indices {
+                for chunk in stored.sections[index].itemChunks.indices {
+                    stored.sections[index].itemChunks[chunk].itemCount = 0
+                }
+            }
+            return stored
+        }
+        // Large sections with 1% churn, so that sections hold many chunks, then small ones
+        // with every kind of edit.
+        var generator = SeededGenerator(seed: 11)
+        var serial = 0
+        func item() -> LogSnapshot.Item {
+            serial += 1
+            return LogSnapshot.Item(
+                id: "item-\(serial)", summary: "\(UInt64.random(in: 0...(.max), using: &generator))")
+        }
+        var sections = (0..<10).map { LogSnapshot.Section(title: "S\($0)", items: (0..<100).map { _ in item() }) }
+        var history: [LogSnapshot] = []
+        for _ in 0..<100 {
+            for _ in 0..<4 {
+                let (section, index) = (
+                    Int.random(in: 0..<10, using: &generator), Int.random(in: 0..<90, using: &generator)
+                )
+                sections[section].items[index].summary = "updated \(serial)"
+                serial += 1
+            }
+            for _ in 0..<3 {
+                let from = Int.random(in: 0..<10, using: &generator)
+                let moved = sections[from].items.remove(at: Int.random(in: 0..<90, using: &generator))
+                sections[Int.random(in: 0..<10, using: &generator)].items.insert(
+                    moved, at: Int.random(in: 0..<90, using: &generator))
+            }
+            let target = Int.random(in: 0..<10, using: &generator)
+            sections[target].items.insert(item(), at: Int.random(in: 0..<90, using: &generator))
+            sections[Int.random(in: 0..<10, using: &generator)].items.remove(
+                at: Int.random(in: 0..<90, using: &generator))
+            history.append(try LogSnapshot(sections: sections))
+        }
+        history += RandomHistory.snapshots(seed: 7, count: 300)
+        var base = StoredSnapshot.empty
+        var nextID: UInt64 = 1
+        for snapshot in history {
+            var fast = ChunkPlanner(nextID: nextID)
+            var plain = ChunkPlanner(nextID: nextID)
+            let stored = fast.store(snapshot, reusing: base)
+            let reference = plain.store(snapshot, reusing: withoutCounts(base))
+            #expect(withoutCounts(stored).sections == withoutCounts(reference).sections)
+            #expect(stored.runs == reference.runs)
+            #expect(fast.newChunks.map(\.id) == plain.newChunks.map(\.id))
+            #expect(fast.newChunks.map(\.value) == plain.newChunks.map(\.value))
+            base = stored
+            nextID = fast.nextID
+        }
+    }
 }

@@ -23,11 +23,7 @@ enum Chunk: Hashable, Sendable {
         var writer = RecordWriter()
         switch self {
         case .items(let items):
-            writer.writeByte(Kind.items.rawValue)
-            writer.writeCount(items.count)
-            for item in items {
-                writer.writeItem(item)
-            }
+            items.withUnsafeBufferPointer { Self.writeItems($0[...], to: &writer) }
         case .section(let title, let itemCount, let itemChunks):
             writer.writeByte(Kind.section.rawValue)
             writer.writeString(title)
@@ -44,6 +40,16 @@ enum Chunk: Hashable, Sendable {
             }
         }
         return writer.bytes
+    }
+
+    /// Writes the content of an item chunk holding `items`, without building the chunk.
+    static func writeItems(_ items: Slice<UnsafeBufferPointer<LogSnapshot.Item>>, to writer: inout RecordWriter) {
+        writer.writeByte(Kind.items.rawValue)
+        writer.writeCount(items.count)
+        for index in items.indices {
+            writer.writeString(items[index].id)
+            writer.writeOptionalString(items[index].summary)
+        }
     }
 
     /// The stored value for `content` under chunk identifier `id`: the content, then its

@@ -16,6 +16,11 @@ enum ContentHash {
 
     /// XXH3-64 of a string's UTF-8 bytes: decides where the writer cuts chunks.
     static func boundaryHash(_ string: String) -> UInt64 {
+        if let hash = string.utf8.withContiguousStorageIfAvailable({
+            XXH3_64bits_withSeed($0.baseAddress, $0.count, 0)
+        }) {
+            return hash
+        }
         var string = string
         return string.withUTF8 { XXH3_64bits_withSeed($0.baseAddress, $0.count, 0) }
     }

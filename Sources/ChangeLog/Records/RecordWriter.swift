@@ -35,6 +35,11 @@ struct RecordWriter {
 
     /// A string: its UTF-8 byte length as a varint, then the bytes.
     mutating func writeString(_ string: String) {
+        let written: Void? = string.utf8.withContiguousStorageIfAvailable { utf8 in
+            writeCount(utf8.count)
+            bytes.append(contentsOf: utf8)
+        }
+        if written != nil { return }
         var string = string
         string.withUTF8 { utf8 in
             writeCount(utf8.count)
@@ -48,6 +53,11 @@ struct RecordWriter {
             writeVarint(0)
             return
         }
+        let written: Void? = string.utf8.withContiguousStorageIfAvailable { utf8 in
+            writeVarint(UInt64(utf8.count) + 1)
+            bytes.append(contentsOf: utf8)
+        }
+        if written != nil { return }
         string.withUTF8 { utf8 in
             writeVarint(UInt64(utf8.count) + 1)
             bytes.append(contentsOf: utf8)

@@ -125,7 +125,8 @@ struct SnapshotLoader {
                 throw ChunkFailure(chunkID: id, kind: .inconsistent("section holds more than its \(itemCount) items"))
             }
             items.append(contentsOf: chunkItems)
-            itemChunks.append(StoredChunk(id: itemChunkID, fingerprint: itemChunk.fingerprint))
+            itemChunks.append(
+                StoredChunk(id: itemChunkID, fingerprint: itemChunk.fingerprint, itemCount: chunkItems.count))
         }
         guard items.count == itemCount else {
             throw ChunkFailure(

@@ -4,6 +4,8 @@ import ListAdapter
 struct StoredChunk: Hashable, Sendable {
     var id: UInt64
     var fingerprint: Fingerprint
+    /// For an item chunk, the number of items it holds; 0 when not known (other kinds).
+    var itemCount = 0
 }
 
 /// A stored section: its section chunk and its item chunks, in order.
@@ -71,10 +73,14 @@ struct ChunkPlanner {
     /// The total size of the new chunks' values.
     var newBytes: Int { newChunks.reduce(0) { $0 + $1.value.count } }
 
-    private mutating func chunk(for content: [UInt8], known: [Fingerprint: UInt64]) -> StoredChunk {
+    /// The chunk holding `content`: one of `known` (the base's chunks of the same place, a
+    /// handful) with the same fingerprint, otherwise a new one.
+    private mutating func chunk(for content: [UInt8], known: some BidirectionalCollection<StoredChunk>)
+        -> StoredChunk
+    {
         let fingerprint = ContentHash.fingerprint(content)
-        if let id = known[fingerprint] {
-            return StoredChunk(id: id, fingerprint: fingerprint)
+        if let match = known.last(where: { $0.fingerprint == fingerprint }) {
+            return StoredChunk(id: match.id, fingerprint: fingerprint)
         }
         let id = nextID
         nextID += 1
@@ -85,44 +91,117 @@ struct ChunkPlanner {
     /// Stores `snapshot`, reusing `base`'s chunks: a section whose items are unchanged keeps all
     /// of its chunks, a changed section keeps the item chunks whose content is unchanged, and
     /// section runs are reused by content.
+    ///
+    /// The result is the same as cutting every section with ``itemRuns(of:)`` and looking each
+    /// chunk's fingerprint up among the base section's, but a run of the base section that
+    /// starts where the next cut starts and holds the same bytes is taken as is: cuts depend
+    /// only on the items from the run's start, so the cut would fall at the same place, and the
+    /// content, thus the fingerprint, would be the same. Only the other runs are cut, encoded
+    /// and fingerprinted.
     mutating func store(_ snapshot: LogSnapshot, reusing base: StoredSnapshot) -> StoredSnapshot {
         var sections: [StoredSection] = []
         sections.reserveCapacity(snapshot.sections.count)
         for section in snapshot.sections {
             let baseOffset = base.snapshot.sectionOffset(titled: section.title)
-            if let baseOffset, Self.sameBytes(base.snapshot.sections[baseOffset].items, section.items) {
+            guard let baseOffset else {
+                sections.append(storeSection(section, base: nil, baseStored: nil))
+                continue
+            }
+            let baseSection = base.snapshot.sections[baseOffset]
+            if Self.sameBytes(baseSection.items, section.items) {
                 sections.append(base.sections[baseOffset])
                 continue
             }
-            var knownItemChunks: [Fingerprint: UInt64] = [:]
-            if let baseOffset {
-                for chunk in base.sections[baseOffset].itemChunks {
-                    knownItemChunks[chunk.fingerprint] = chunk.id
-                }
-            }
-            var itemChunks: [StoredChunk] = []
-            for run in Self.itemRuns(of: section.items) {
-                itemChunks.append(chunk(for: Chunk.items(Array(section.items[run])).content, known: knownItemChunks))
-            }
-            let content = Chunk.section(
-                title: section.title, itemCount: section.items.count, itemChunks: itemChunks.map(\.id)
-            ).content
-            var knownSection: [Fingerprint: UInt64] = [:]
-            if let baseOffset {
-                let baseChunk = base.sections[baseOffset].chunk
-                knownSection[baseChunk.fingerprint] = baseChunk.id
-            }
-            sections.append(StoredSection(chunk: chunk(for: content, known: knownSection), itemChunks: itemChunks))
-        }
-        var knownRuns: [Fingerprint: UInt64] = [:]
-        for run in base.runs {
-            knownRuns[run.fingerprint] = run.id
+            sections.append(storeSection(section, base: baseSection, baseStored: base.sections[baseOffset]))
         }
         var runs: [StoredChunk] = []
         for run in Self.sectionRuns(of: snapshot.sections) {
-            runs.append(chunk(for: Chunk.sections(sections[run].map(\.chunk.id)).content, known: knownRuns))
+            runs.append(chunk(for: Chunk.sections(sections[run].map(\.chunk.id)).content, known: base.runs))
         }
         return StoredSnapshot(snapshot: snapshot, sections: sections, runs: runs)
+    }
+
+    /// Stores a section that is new or whose items changed, reusing the base section's item
+    /// chunks (see ``store(_:reusing:)``).
+    private mutating func storeSection(
+        _ section: LogSnapshot.Section, base: LogSnapshot.Section?, baseStored: StoredSection?
+    ) -> StoredSection {
+        let baseItems = base?.items ?? []
+        let baseChunks = baseStored?.itemChunks ?? []
+        // Where each base item chunk starts in `baseItems`; empty when the counts are unknown.
+        var baseStarts: [Int] = []
+        if !baseChunks.isEmpty, baseChunks.allSatisfy({ $0.itemCount > 0 }) {
+            baseStarts.reserveCapacity(baseChunks.count + 1)
+            var offset = 0
+            for chunk in baseChunks {
+                baseStarts.append(offset)
+                offset += chunk.itemCount
+            }
+            if offset != baseItems.count {
+                baseStarts = []
+            }
+        }
+        var itemChunks: [StoredChunk] = []
+        itemChunks.reserveCapacity(baseChunks.count + 2)
+        section.items.withUnsafeBufferPointer { items in
+            baseItems.withUnsafeBufferPointer { baseItems in
+                var start = 0
+                var nextBase = 0
+                while start < items.count {
+                    if let reused = Self.reusableChunk(
+                        at: start, of: items, base: baseItems, baseStarts: baseStarts, baseChunks: baseChunks,
+                        from: &nextBase)
+                    {
+                        itemChunks.append(reused)
+                        start += reused.itemCount
+                        continue
+                    }
+                    let end = Self.runEnd(in: items, from: start)
+                    var writer = RecordWriter(capacity: ChunkingPolicy.maximumItemChunkBytes + 64)
+                    Chunk.writeItems(items[start..<end], to: &writer)
+                    var stored = chunk(for: writer.bytes, known: baseChunks)
+                    stored.itemCount = end - start
+                    itemChunks.append(stored)
+                    start = end
+                }
+            }
+        }
+        var ids: [UInt64] = []
+        ids.reserveCapacity(itemChunks.count)
+        for chunk in itemChunks {
+            ids.append(chunk.id)
+        }
+        let content = Chunk.section(title: section.title, itemCount: section.items.count, itemChunks: ids).content
+        let knownSection = baseStored.map { [$0.chunk] } ?? []
+        return StoredSection(chunk: chunk(for: content, known: knownSection), itemChunks: itemChunks)
+    }
+
+    /// The base item chunk that the run starting at `start` would reproduce, if one of the next
+    /// few base chunks (from `nextBase`) starts with the same item and holds the same bytes;
+    /// `nextBase` moves past it. A base section's last chunk may have ended with the section
+    /// rather than at a cut, so it is reused only where the new section ends too.
+    private static func reusableChunk(
+        at start: Int, of items: UnsafeBufferPointer<LogSnapshot.Item>,
+        base: UnsafeBufferPointer<LogSnapshot.Item>, baseStarts: [Int], baseChunks: [StoredChunk],
+        from nextBase: inout Int
+    ) -> StoredChunk? {
+        guard !baseStarts.isEmpty else { return nil }
+        let first = items[start].id
+        var candidate = nextBase
+        while candidate < min(nextBase + 4, baseChunks.count) {
+            defer { candidate += 1 }
+            let baseStart = baseStarts[candidate]
+            guard sameBytes(base[baseStart].id, first) else { continue }
+            let count = baseChunks[candidate].itemCount
+            guard start + count <= items.count else { return nil }
+            if candidate == baseChunks.count - 1, start + count != items.count { return nil }
+            for offset in 0..<count where !sameBytes(base, baseStart + offset, items, start + offset) {
+                return nil
+            }
+            nextBase = candidate + 1
+            return baseChunks[candidate]
+        }
+        return nil
     }
 
     /// Whether two item lists are the same byte for byte. Swift's `==` on strings treats
@@ -130,39 +209,100 @@ struct ChunkPlanner {
     /// chunk on that basis would store the old bytes for the new snapshot.
     static func sameBytes(_ lhs: [LogSnapshot.Item], _ rhs: [LogSnapshot.Item]) -> Bool {
         guard lhs.count == rhs.count else { return false }
-        for (left, right) in zip(lhs, rhs) {
-            guard left.id.utf8.elementsEqual(right.id.utf8) else { return false }
-            switch (left.summary, right.summary) {
-            case (nil, nil): continue
-            case (let left?, let right?): guard left.utf8.elementsEqual(right.utf8) else { return false }
-            default: return false
+        return lhs.withUnsafeBufferPointer { left in
+            rhs.withUnsafeBufferPointer { right in
+                // The same storage holds the same bytes.
+                if left.baseAddress == right.baseAddress { return true }
+                for offset in left.indices where !sameBytes(left, offset, right, offset) {
+                    return false
+                }
+                return true
             }
+        }
+    }
+
+    /// Whether `lhs[left]` and `rhs[right]` are the same byte for byte. Items whose memory is
+    /// the same (strings shared with the previous snapshot) are compared without copying them,
+    /// which would retain and release their strings.
+    @inline(__always)
+    static func sameBytes(
+        _ lhs: UnsafeBufferPointer<LogSnapshot.Item>, _ left: Int, _ rhs: UnsafeBufferPointer<LogSnapshot.Item>,
+        _ right: Int
+    ) -> Bool {
+        let size = MemoryLayout<LogSnapshot.Item>.size
+        let leftBytes = UnsafeRawPointer(lhs.baseAddress! + left)
+        let rightBytes = UnsafeRawPointer(rhs.baseAddress! + right)
+        var offset = 0
+        while offset < size {
+            let identical =
+                offset + 8 <= size
+                ? leftBytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                    == rightBytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                : leftBytes.load(fromByteOffset: offset, as: UInt8.self)
+                    == rightBytes.load(fromByteOffset: offset, as: UInt8.self)
+            guard identical else { return sameBytes(lhs[left], rhs[right]) }
+            offset += offset + 8 <= size ? 8 : 1
         }
         return true
     }
 
-    /// The ranges of `items` that form item chunks (``ChunkingPolicy``).
-    static func itemRuns(of items: [LogSnapshot.Item]) -> [Range<Int>] {
-        var runs: [Range<Int>] = []
-        var start = 0
+    /// Whether two items are the same byte for byte.
+    @inline(__always)
+    static func sameBytes(_ lhs: LogSnapshot.Item, _ rhs: LogSnapshot.Item) -> Bool {
+        guard sameBytes(lhs.id, rhs.id) else { return false }
+        switch (lhs.summary, rhs.summary) {
+        case (nil, nil): return true
+        case (let left?, let right?): return sameBytes(left, right)
+        default: return false
+        }
+    }
+
+    /// Whether two strings hold the same UTF-8 bytes. Two strings whose representations are
+    /// bit for bit the same hold the same bytes (a small string holds its bytes inline, a large
+    /// one points to the same immutable storage), which spares the byte comparison for the
+    /// strings a new snapshot shares with the previous one.
+    @inline(__always)
+    static func sameBytes(_ lhs: String, _ rhs: String) -> Bool {
+        if unsafeBitCast(lhs, to: (UInt64, UInt64).self) == unsafeBitCast(rhs, to: (UInt64, UInt64).self) {
+            return true
+        }
+        guard lhs.utf8.count == rhs.utf8.count else { return false }
+        var lhs = lhs
+        var rhs = rhs
+        return lhs.withUTF8 { left in rhs.withUTF8 { right in left.elementsEqual(right) } }
+    }
+
+    /// The end of the item chunk that starts at `start` (``ChunkingPolicy``).
+    static func runEnd(in items: UnsafeBufferPointer<LogSnapshot.Item>, from start: Int) -> Int {
         var bytes = 0
-        for (offset, item) in items.enumerated() {
-            bytes += item.id.utf8.count + (item.summary?.utf8.count ?? 0) + 2
+        var offset = start
+        while offset < items.count {
+            bytes += items[offset].id.utf8.count + (items[offset].summary?.utf8.count ?? 0) + 2
             let isBoundary =
-                ContentHash.boundaryHash(item.id) & ChunkingPolicy.itemBoundaryMask
+                ContentHash.boundaryHash(items[offset].id) & ChunkingPolicy.itemBoundaryMask
                 == ChunkingPolicy.itemBoundaryMask
-            if isBoundary || offset + 1 - start >= ChunkingPolicy.maximumItemsPerChunk
+            offset += 1
+            if isBoundary || offset - start >= ChunkingPolicy.maximumItemsPerChunk
                 || bytes >= ChunkingPolicy.maximumItemChunkBytes
             {
-                runs.append(start..<(offset + 1))
-                start = offset + 1
-                bytes = 0
+                return offset
             }
         }
-        if start < items.count {
-            runs.append(start..<items.count)
+        return offset
+    }
+
+    /// The ranges of `items` that form item chunks (``ChunkingPolicy``).
+    static func itemRuns(of items: [LogSnapshot.Item]) -> [Range<Int>] {
+        items.withUnsafeBufferPointer { items in
+            var runs: [Range<Int>] = []
+            var start = 0
+            while start < items.count {
+                let end = runEnd(in: items, from: start)
+                runs.append(start..<end)
+                start = end
+            }
+            return runs
         }
-        return runs
     }
 
     /// The ranges of `sections` that form section runs (``ChunkingPolicy``).
