@@ -7,44 +7,9 @@
 /// `(<NSIndexPath> {length = 2, path = 1 - 4})`. The same rules as ``ListChangesError``'s apply;
 /// only the wording differs. A refused batch leaves the view as it was.
 public struct BatchUpdateError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// What kind of rule the batch breaks.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        /// The code's stable name.
-        public let name: String
-        /// A section index outside the table before (deleted, moved from) or after (inserted,
-        /// moved to) the update.
-        public static let sectionOutOfBounds = Code(name: "sectionOutOfBounds")
-        /// A row outside the table before (deleted, moved from, reloaded) or after (inserted,
-        /// moved to) the update.
-        public static let itemOutOfBounds = Code(name: "itemOutOfBounds")
-        /// A section deleted or moved twice, or inserted or moved to twice.
-        public static let sectionListedTwice = Code(name: "sectionListedTwice")
-        /// A row deleted or moved twice, inserted or moved to twice, or reloaded twice.
-        public static let itemListedTwice = Code(name: "itemListedTwice")
-        /// A row deleted, moved or reloaded in a section that is being deleted.
-        public static let itemInDeletedSection = Code(name: "itemInDeletedSection")
-        /// A row inserted, moved or reloaded into a section that is being inserted.
-        public static let itemInInsertedSection = Code(name: "itemInInsertedSection")
-        /// A row deleted and reloaded in the same batch.
-        public static let updatedItemDeleted = Code(name: "updatedItemDeleted")
-        /// A row inserted and reloaded at the same index path.
-        public static let updatedItemInserted = Code(name: "updatedItemInserted")
-        /// A row moved and reloaded in the same batch (``StrictListView/Strictness-swift.enum/uiKit`` only).
-        public static let updatedItemMoved = Code(name: "updatedItemMoved")
-        /// UIKit's "invalid number of sections".
-        public static let sectionCountMismatch = Code(name: "sectionCountMismatch")
-        /// UIKit's "invalid number of rows in section".
-        public static let itemCountMismatch = Code(name: "itemCountMismatch")
-        /// Beyond UIKit: an update whose rows before and after the batch hold different items.
-        public static let updateMismatch = Code(name: "updateMismatch")
-        /// Beyond UIKit: the batch would show a title or identifier twice.
-        public static let invalidResult = Code(name: "invalidResult")
-        /// Beyond UIKit: the counts balance, but after the batch the view would show other
-        /// sections or items than the data source reports.
-        public static let identifiersDiffer = Code(name: "identifiersDiffer")
-        /// The code's stable name.
-        public var description: String { name }
-    }
+    /// What kind of rule the batch breaks: the codes ``ListChangesError`` uses, plus
+    /// ``ListRuleViolationCode/identifiersDiffer``.
+    public typealias Code = ListRuleViolationCode
 
     /// What kind of rule the batch breaks.
     public let code: Code
@@ -53,8 +18,8 @@ public struct BatchUpdateError: Error, Hashable, Sendable, CustomStringConvertib
     public let position: [Int]
     /// The explanation, in the wording of UIKit's `NSInternalInconsistencyException`.
     public let message: String
-    /// The apply failure behind ``Code-swift.struct/updateMismatch`` and
-    /// ``Code-swift.struct/invalidResult``.
+    /// The apply failure behind ``ListRuleViolationCode/updateMismatch`` and
+    /// ``ListRuleViolationCode/invalidResult``.
     public let underlying: ListChangesError?
 
     /// Creates an error.
@@ -232,7 +197,7 @@ extension BatchUpdateError {
     /// An apply failure beyond UIKit's checks, in UIKit's style.
     package init(applying error: ListChangesError) {
         self.init(
-            code: Code(name: error.code.name), position: error.position,
+            code: error.code, position: error.position,
             message: "Invalid update: \(error.message)", underlying: error)
     }
 

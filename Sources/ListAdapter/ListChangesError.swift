@@ -6,52 +6,16 @@
 /// path, and what is wrong with it, for example `item move from [1, 2]: section 1 has 2 items`.
 public struct ListChangesError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What kind of rule the changes break.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        /// The code's stable name.
-        public let name: String
-        /// A section index outside the old snapshot (deleted, moved from) or the result
-        /// (inserted, moved to).
-        public static let sectionOutOfBounds = Code(name: "sectionOutOfBounds")
-        /// An item path outside the old snapshot (deleted, moved from, updated from) or the result
-        /// (inserted, moved to, updated to).
-        public static let itemOutOfBounds = Code(name: "itemOutOfBounds")
-        /// An old section index twice across deleted and moved-from, or a new one twice across
-        /// inserted and moved-to.
-        public static let sectionListedTwice = Code(name: "sectionListedTwice")
-        /// An old item path twice across deleted and moved-from, a new one twice across inserted
-        /// and moved-to, or two updates from (or to) one path.
-        public static let itemListedTwice = Code(name: "itemListedTwice")
-        /// An old item path inside a deleted section: its items go with it.
-        public static let itemInDeletedSection = Code(name: "itemInDeletedSection")
-        /// A new item path inside an inserted section: it arrives with its items.
-        public static let itemInInsertedSection = Code(name: "itemInInsertedSection")
-        /// An update of an item that is also deleted.
-        public static let updatedItemDeleted = Code(name: "updatedItemDeleted")
-        /// An update to a path where an item is also inserted.
-        public static let updatedItemInserted = Code(name: "updatedItemInserted")
-        /// An update of an item that also moves (refused only in UIKit-strict validation).
-        public static let updatedItemMoved = Code(name: "updatedItemMoved")
-        /// The section counts do not balance (only when checked against a data source's counts).
-        public static let sectionCountMismatch = Code(name: "sectionCountMismatch")
-        /// A section's item counts do not balance (only when checked against a data source's counts).
-        public static let itemCountMismatch = Code(name: "itemCountMismatch")
-        /// An update whose `to` holds, after the changes, another item than its `from` before them.
-        public static let updateMismatch = Code(name: "updateMismatch")
-        /// The result is not a valid snapshot: a title or identifier appears twice (see
-        /// ``ListChangesError/underlying``).
-        public static let invalidResult = Code(name: "invalidResult")
-        /// The code's stable name.
-        public var description: String { name }
-    }
+    public typealias Code = ListRuleViolationCode
 
     /// What kind of rule the changes break.
     public let code: Code
     /// The offending index or path: `[section]` or `[section, item]`, in the coordinates of the
-    /// snapshot the operation refers to; empty for ``Code-swift.struct/sectionCountMismatch``.
+    /// snapshot the operation refers to; empty for ``ListRuleViolationCode/sectionCountMismatch``.
     public let position: [Int]
     /// A one-line explanation: the operation, the offending value, what is wrong.
     public let message: String
-    /// Why the result is not a valid snapshot, for ``Code-swift.struct/invalidResult``.
+    /// Why the result is not a valid snapshot, for ``ListRuleViolationCode/invalidResult``.
     public let underlying: ListSnapshotError?
 
     /// Creates an error.

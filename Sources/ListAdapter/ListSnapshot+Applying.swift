@@ -20,8 +20,8 @@ extension ListSnapshot {
     /// - Parameter changes: changes computed for this snapshot, such as `changes(to:)` returns.
     /// - Returns: the new snapshot.
     /// - Throws: ``ListChangesError`` naming the first broken rule, the update whose item does not
-    ///   match (``ListChangesError/Code-swift.struct/updateMismatch``), or the duplicate title or
-    ///   identifier that the result would hold (``ListChangesError/Code-swift.struct/invalidResult``).
+    ///   match (``ListRuleViolationCode/updateMismatch``), or the duplicate title or
+    ///   identifier that the result would hold (``ListRuleViolationCode/invalidResult``).
     /// - Complexity: O(*n* + *c*) expected, where *n* counts the items of both snapshots and *c*
     ///   the operations.
     public func applying(_ changes: ListChanges<ItemID, Summary>) throws(ListChangesError) -> ListSnapshot {

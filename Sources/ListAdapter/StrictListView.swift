@@ -17,7 +17,7 @@
 ///
 /// UIKit refuses to reload a row that moves in the same batch. In the default
 /// ``Strictness-swift.enum/uiKit`` mode the view refuses such a batch too
-/// (``BatchUpdateError/Code-swift.struct/updatedItemMoved``), so a test learns that a real table
+/// (``ListRuleViolationCode/updatedItemMoved``), so a test learns that a real table
 /// view would crash. A renderer that drives UIKit delivers those updates after the batch:
 /// ``ListChanges/splitForUIKit()`` splits the changes, and
 /// ``performBatchUpdatesDeferringReconfigures(_:resultingIn:)`` applies the batch and then the
