@@ -1,0 +1,76 @@
+import Foundation
+import ListAdapter
+import Testing
+
+@testable import ChangeLog
+
+/// Group commit with a cached latest revision: these tests make the cache wrong on purpose (a
+/// second writer of the same path, a drop, conflicts) and check that nothing is lost or misplaced.
+@Suite("Concurrent writers")
+struct ConcurrentWriterTests {
+    /// A small snapshot whose content depends on `tag`.
+    static func snapshot(_ tag: Int) throws -> LogSnapshot {
+        try LogSnapshot(sections: [
+            .init(title: "S\(tag % 3)", items: (0..<5).map { .init(id: "item-\(tag)-\($0)", summary: "v\(tag)") }),
+            .init(title: "Common", items: [.init(id: "common-\(tag % 7)")]),
+        ])
+    }
+
+    @Test("two writers of one path, each with concurrent appenders, interleave without a gap")
+    func twoWritersOnePath() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory + "/log"
+            let first = try ChangeLog(path: path)
+            let second = try ChangeLog(path: path)
+            let perAppender = 25
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for appender in 0..<8 {
+                    let log = appender % 2 == 0 ? first : second
+                    group.addTask {
+                        for step in 0..<perAppender {
+                            _ = try await log.append(
+                                try Self.snapshot(appender * 1_000 + step), meta: ["a": "\(appender)"])
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            #expect(try first.latestRevision == UInt64(8 * perAppender))
+            let report = try await first.verify()
+            #expect(report.isValid, "\(report)")
+            #expect(report.revisionsChecked == 8 * perAppender)
+            #expect(first.writeTransactionCount + second.writeTransactionCount <= 8 * perAppender)
+        }
+    }
+
+    @Test("appends racing a drop and expectedLatest conflicts keep their order and outcomes")
+    func dropsAndConflicts() async throws {
+        try await withTemporaryDirectory { directory in
+            let log = try ChangeLog(path: directory + "/log")
+            for step in 0..<10 { _ = try await log.append(try Self.snapshot(step)) }
+            let conflicts = Counter()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for appender in 0..<4 {
+                    group.addTask {
+                        for step in 0..<20 {
+                            do {
+                                let latest = try log.latestRevision
+                                _ = try await log.append(
+                                    try Self.snapshot(appender * 100 + step), expectedLatest: latest)
+                            } catch let error as ChangeLogError where error.code == .conflict {
+                                conflicts.increment()
+                            }
+                        }
+                    }
+                }
+                group.addTask { _ = try await log.dropRevisions(before: 5) }
+                try await group.waitForAll()
+            }
+            let latest = try log.latestRevision
+            #expect(latest == UInt64(10 + 80 - conflicts.value))
+            #expect(try log.firstRevision == 5)
+            let report = try await log.verify()
+            #expect(report.isValid, "\(report)")
+        }
+    }
+}
