@@ -54,14 +54,21 @@ struct RangeOptions: ParsableArguments {
         let latest = try log.latestRevision
         if latest == 0 {
             if from == nil && to == nil { return nil }
-            throw InputError("revision \(from ?? to ?? 1) is out of range: the log at \(log.path) is empty")
+            throw InputError.outOfRange(from ?? to ?? 1, in: log, first: first, latest: latest)
         }
         let lower = from ?? first
         let upper = to ?? latest
         for bound in [lower, upper] where bound < first || bound > latest {
-            throw InputError(
-                "revision \(bound) is out of range: the log at \(log.path) holds revisions \(first) to \(latest)")
+            throw InputError.outOfRange(bound, in: log, first: first, latest: latest)
         }
         return lower...upper
+    }
+}
+
+extension InputError {
+    /// `revision R is out of range: the log at PATH holds revisions F to L` (or `is empty`).
+    static func outOfRange(_ revision: UInt64, in log: ChangeLog, first: UInt64, latest: UInt64) -> InputError {
+        let holds = latest == 0 ? "is empty" : "holds revisions \(first) to \(latest)"
+        return InputError("revision \(revision) is out of range: the log at \(log.path) \(holds)")
     }
 }

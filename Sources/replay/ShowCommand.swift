@@ -59,9 +59,7 @@ enum RevisionLookup {
         let first = try log.firstRevision
         let latest = try log.latestRevision
         guard revision >= first, revision <= latest, revision > 0 else {
-            if latest == 0 { throw InputError("revision \(revision) is out of range: the log at \(log.path) is empty") }
-            throw InputError(
-                "revision \(revision) is out of range: the log at \(log.path) holds revisions \(first) to \(latest)")
+            throw InputError.outOfRange(revision, in: log, first: first, latest: latest)
         }
         return try log.record(at: revision)
     }

@@ -38,15 +38,10 @@ struct TailCommand: AsyncParsableCommand {
             let latest = try log.latestRevision
             let start = from ?? max(latest, 1)
             if !follow {
-                if latest == 0, let from {
-                    throw InputError("revision \(from) is out of range: the log at \(log.path) is empty")
+                if (latest == 0 && from != nil) || start > latest {
+                    throw InputError.outOfRange(start, in: log, first: try log.firstRevision, latest: latest)
                 }
                 guard latest > 0 else { return }
-                if start > latest {
-                    throw InputError(
-                        "revision \(start) is out of range: the log at \(log.path) holds revisions "
-                            + "\(try log.firstRevision) to \(latest)")
-                }
                 for try await record in log.records(in: start...latest) { emit(record) }
                 return
             }
