@@ -63,71 +63,92 @@ extension ListSnapshot {
 
         for (survivor, newSectionOffset) in survivingNewOffsets.enumerated() {
             let oldSectionOffset = survivingOldOffsets[survivor]
-            let oldItems = oldSections[oldSectionOffset].items
-            let newItems = newSections[newSectionOffset].items
-            origins.removeAll(keepingCapacity: true)
-            stayingOldOffsets.removeAll(keepingCapacity: true)
-            origins.reserveCapacity(newItems.count)
-            stayingOldOffsets.reserveCapacity(newItems.count)
-            // Items mostly keep their order, so the next new item is usually the old item at
-            // `cursor`: comparing identifiers there skips most hash lookups.
-            var cursor = 0
-            var cursorMatchesNext = false
-            for newItemOffset in newItems.indices {
-                // Identifiers and summaries are compared in place: copying them out would retain
-                // and release every one that is not stored inline.
-                let from: ItemPath
-                let matchesCursor =
-                    cursorMatchesNext || (cursor < oldItems.count && oldItems[cursor].id == newItems[newItemOffset].id)
-                cursorMatchesNext = false
-                if matchesCursor {
-                    from = ItemPath(section: oldSectionOffset, item: cursor)
-                    cursor += 1
-                } else {
-                    guard let found = pathsByID[newItems[newItemOffset].id], newOffsetOfOld[found.section] >= 0 else {
-                        let item = newItems[newItemOffset]
-                        changes.insertedItems.append(
-                            .init(
-                                at: ItemPath(section: newSectionOffset, item: newItemOffset), id: item.id,
-                                summary: item.summary))
-                        origins.append(unmatched)
-                        continue
+            let first = firstFlatOffset[oldSectionOffset]
+            oldSections[oldSectionOffset].items.withUnsafeBufferPointer { oldItems in
+                newSections[newSectionOffset].items.withUnsafeBufferPointer { newItems in
+                    // A section that shares its items' storage with the old one is unchanged.
+                    if oldItems.baseAddress == newItems.baseAddress, oldItems.count == newItems.count {
+                        for offset in oldItems.indices { claimed[first + offset] = true }
+                        return
                     }
-                    from = found
-                    if found.section == oldSectionOffset {
-                        // Resynchronise after deleted or moved items when the next items follow
-                        // this one in both snapshots.
-                        let nextNew = newItemOffset + 1
-                        let nextOld = found.item + 1
-                        if nextNew < newItems.count, nextOld < oldItems.count,
-                            oldItems[nextOld].id == newItems[nextNew].id
+                    origins.removeAll(keepingCapacity: true)
+                    stayingOldOffsets.removeAll(keepingCapacity: true)
+                    origins.reserveCapacity(newItems.count)
+                    stayingOldOffsets.reserveCapacity(newItems.count)
+                    // Items mostly keep their order, so the next new item is usually the old item
+                    // at `cursor`: comparing identifiers there skips most hash lookups, and an item
+                    // whose bits are the same as the old one's (its strings shared with the old
+                    // snapshot) is the same item with the same summary.
+                    var cursor = 0
+                    var cursorMatchesNext = false
+                    for newItemOffset in newItems.indices {
+                        if cursor < oldItems.count,
+                            identicalBits(oldItems.baseAddress! + cursor, newItems.baseAddress! + newItemOffset)
                         {
-                            cursor = nextOld
-                            cursorMatchesNext = true
+                            claimed[first + cursor] = true
+                            origins.append(ItemPath(section: oldSectionOffset, item: cursor))
+                            stayingOldOffsets.append(cursor)
+                            cursor += 1
+                            cursorMatchesNext = false
+                            continue
+                        }
+                        let from: ItemPath
+                        let matchesCursor =
+                            cursorMatchesNext
+                            || (cursor < oldItems.count && oldItems[cursor].id == newItems[newItemOffset].id)
+                        cursorMatchesNext = false
+                        if matchesCursor {
+                            from = ItemPath(section: oldSectionOffset, item: cursor)
+                            cursor += 1
+                        } else {
+                            guard let found = pathsByID[newItems[newItemOffset].id], newOffsetOfOld[found.section] >= 0
+                            else {
+                                let item = newItems[newItemOffset]
+                                changes.insertedItems.append(
+                                    .init(
+                                        at: ItemPath(section: newSectionOffset, item: newItemOffset), id: item.id,
+                                        summary: item.summary))
+                                origins.append(unmatched)
+                                continue
+                            }
+                            from = found
+                            if found.section == oldSectionOffset {
+                                // Resynchronise after deleted or moved items when the next items
+                                // follow this one in both snapshots.
+                                let nextNew = newItemOffset + 1
+                                let nextOld = found.item + 1
+                                if nextNew < newItems.count, nextOld < oldItems.count,
+                                    oldItems[nextOld].id == newItems[nextNew].id
+                                {
+                                    cursor = nextOld
+                                    cursorMatchesNext = true
+                                }
+                            }
+                        }
+                        claimed[firstFlatOffset[from.section] + from.item] = true
+                        origins.append(from)
+                        if from.section == oldSectionOffset { stayingOldOffsets.append(from.item) }
+                        let summaryChanged =
+                            from.section == oldSectionOffset
+                            ? oldItems[from.item].summary != newItems[newItemOffset].summary
+                            : oldSections[from.section].items[from.item].summary != newItems[newItemOffset].summary
+                        if summaryChanged {
+                            let to = ItemPath(section: newSectionOffset, item: newItemOffset)
+                            changes.updatedItems.append(
+                                .init(from: from, to: to, summary: newItems[newItemOffset].summary))
                         }
                     }
+                    let itemsInPlace = longestIncreasingSubsequence(stayingOldOffsets)
+                    var staying = 0
+                    for (newItemOffset, from) in origins.enumerated() where from.section >= 0 {
+                        if from.section == oldSectionOffset {
+                            defer { staying += 1 }
+                            if itemsInPlace[staying] { continue }
+                        }
+                        changes.movedItems.append(
+                            .init(from: from, to: ItemPath(section: newSectionOffset, item: newItemOffset)))
+                    }
                 }
-                claimed[firstFlatOffset[from.section] + from.item] = true
-                origins.append(from)
-                if from.section == oldSectionOffset { stayingOldOffsets.append(from.item) }
-                let summaryChanged =
-                    from.section == oldSectionOffset
-                    ? oldItems[from.item].summary != newItems[newItemOffset].summary
-                    : oldSections[from.section].items[from.item].summary != newItems[newItemOffset].summary
-                if summaryChanged {
-                    let to = ItemPath(section: newSectionOffset, item: newItemOffset)
-                    changes.updatedItems.append(.init(from: from, to: to, summary: newItems[newItemOffset].summary))
-                }
-            }
-            let itemsInPlace = longestIncreasingSubsequence(stayingOldOffsets)
-            var staying = 0
-            for (newItemOffset, from) in origins.enumerated() where from.section >= 0 {
-                if from.section == oldSectionOffset {
-                    defer { staying += 1 }
-                    if itemsInPlace[staying] { continue }
-                }
-                changes.movedItems.append(
-                    .init(from: from, to: ItemPath(section: newSectionOffset, item: newItemOffset)))
             }
         }
         for (oldSectionOffset, section) in oldSections.enumerated() where newOffsetOfOld[oldSectionOffset] >= 0 {
