@@ -23,7 +23,7 @@ enum Chunk: Hashable, Sendable {
         var writer = RecordWriter()
         switch self {
         case .items(let items):
-            items.withUnsafeBufferPointer { Self.writeItems($0[...], to: &writer) }
+            items.withUnsafeBufferPointer { Self.writeItems($0, in: $0.indices, to: &writer) }
         case .section(let title, let itemCount, let itemChunks):
             writer.writeByte(Kind.section.rawValue)
             writer.writeString(title)
@@ -42,22 +42,25 @@ enum Chunk: Hashable, Sendable {
         return writer.bytes
     }
 
-    /// Writes the content of an item chunk holding `items`, without building the chunk.
-    static func writeItems(_ items: Slice<UnsafeBufferPointer<LogSnapshot.Item>>, to writer: inout RecordWriter) {
+    /// Writes the content of an item chunk holding `items[range]`, without building the chunk.
+    static func writeItems(
+        _ items: UnsafeBufferPointer<LogSnapshot.Item>, in range: Range<Int>, to writer: inout RecordWriter
+    ) {
         writer.writeByte(Kind.items.rawValue)
-        writer.writeCount(items.count)
-        for index in items.indices {
-            writer.writeString(items[index].id)
-            writer.writeOptionalString(items[index].summary)
+        writer.writeCount(range.count)
+        guard let base = items.baseAddress else { return }
+        for index in range {
+            writer.writeString(base[index].id)
+            writer.writeOptionalString(base[index].summary)
         }
     }
 
     /// The stored value for `content` under chunk identifier `id`: the content, then its
     /// XXH3-64 checksum seeded with `id`.
-    static func sealed(_ content: [UInt8], id: UInt64) -> [UInt8] {
+    static func sealed(_ content: consuming [UInt8], id: UInt64) -> [UInt8] {
         var bytes = content
-        bytes.reserveCapacity(content.count + 8)
-        withUnsafeBytes(of: ContentHash.checksum(content, seed: id).littleEndian) { bytes.append(contentsOf: $0) }
+        let checksum = ContentHash.checksum(bytes, seed: id)
+        withUnsafeBytes(of: checksum.littleEndian) { bytes.append(contentsOf: $0) }
         return bytes
     }
 

@@ -75,7 +75,7 @@ struct ChunkPlanner {
 
     /// The chunk holding `content`: one of `known` (the base's chunks of the same place, a
     /// handful) with the same fingerprint, otherwise a new one.
-    private mutating func chunk(for content: [UInt8], known: some BidirectionalCollection<StoredChunk>)
+    private mutating func chunk(for content: consuming [UInt8], known: some BidirectionalCollection<StoredChunk>)
         -> StoredChunk
     {
         let fingerprint = ContentHash.fingerprint(content)
@@ -158,7 +158,7 @@ struct ChunkPlanner {
                     }
                     let end = Self.runEnd(in: items, from: start)
                     var writer = RecordWriter(capacity: ChunkingPolicy.maximumItemChunkBytes + 64)
-                    Chunk.writeItems(items[start..<end], to: &writer)
+                    Chunk.writeItems(items, in: start..<end, to: &writer)
                     var stored = chunk(for: writer.bytes, known: baseChunks)
                     stored.itemCount = end - start
                     itemChunks.append(stored)
@@ -221,29 +221,15 @@ struct ChunkPlanner {
         }
     }
 
-    /// Whether `lhs[left]` and `rhs[right]` are the same byte for byte. Items whose memory is
-    /// the same (strings shared with the previous snapshot) are compared without copying them,
+    /// Whether `lhs[left]` and `rhs[right]` are the same byte for byte. Items whose bits are the
+    /// same (strings shared with the previous snapshot) are compared without copying them,
     /// which would retain and release their strings.
     @inline(__always)
     static func sameBytes(
         _ lhs: UnsafeBufferPointer<LogSnapshot.Item>, _ left: Int, _ rhs: UnsafeBufferPointer<LogSnapshot.Item>,
         _ right: Int
     ) -> Bool {
-        let size = MemoryLayout<LogSnapshot.Item>.size
-        let leftBytes = UnsafeRawPointer(lhs.baseAddress! + left)
-        let rightBytes = UnsafeRawPointer(rhs.baseAddress! + right)
-        var offset = 0
-        while offset < size {
-            let identical =
-                offset + 8 <= size
-                ? leftBytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                    == rightBytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                : leftBytes.load(fromByteOffset: offset, as: UInt8.self)
-                    == rightBytes.load(fromByteOffset: offset, as: UInt8.self)
-            guard identical else { return sameBytes(lhs[left], rhs[right]) }
-            offset += offset + 8 <= size ? 8 : 1
-        }
-        return true
+        identicalBits(lhs.baseAddress! + left, rhs.baseAddress! + right) || sameBytes(lhs[left], rhs[right])
     }
 
     /// Whether two items are the same byte for byte.
