@@ -185,9 +185,12 @@ struct LogStore: Sendable {
     /// Everything that can fail for a reason of the request's own (a conflict, changes that do
     /// not apply) is checked before the first put, so such a failure leaves the transaction
     /// untouched and other requests of the same transaction unaffected.
+    ///
+    /// `firstChanges`, when given and when they start from `base`'s snapshot, are the first
+    /// entry's changes, computed in advance by the caller.
     func append(
-        _ entries: [ChangeLog.AppendEntry], expectedLatest: UInt64?, onto base: LatestRevision?,
-        nextChunkID: inout UInt64, in transaction: borrowing LMDBTransaction
+        _ entries: [ChangeLog.AppendEntry], expectedLatest: UInt64?, firstChanges: ChangesInAdvance? = nil,
+        onto base: LatestRevision?, nextChunkID: inout UInt64, in transaction: borrowing LMDBTransaction
     ) throws -> (revisions: [AppendedRevision], latest: LatestRevision?) {
         let baseRevision = base?.revision ?? 0
         if let expectedLatest, expectedLatest != baseRevision {
@@ -213,6 +216,8 @@ struct LogStore: Sendable {
                     try verify(given, from: current.snapshot, to: entry.snapshot, revision: revision)
                 }
                 changes = given
+            } else if revision == baseRevision + 1, let advance = firstChanges?.changes(from: current.snapshot) {
+                changes = advance
             } else {
                 changes = current.snapshot.changes(to: entry.snapshot)
             }

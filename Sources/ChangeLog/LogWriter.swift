@@ -6,6 +6,16 @@ import Synchronization
 ///
 /// Group commit: requests that arrive while a transaction is being committed wait in
 /// ``State/pending``; when the queue is free again it takes all of them into one transaction.
+/// Requests that arrive while that transaction is being built join it too, up to its commit.
+/// When the previous transaction served several callers, the writer also waits a moment (a
+/// quarter of the previous commit at most) until as many requests have joined: callers resumed
+/// together come back together, and one flush for all of them costs less than one each
+/// (PostgreSQL's `commit_delay` rests on the same idea). A lone appender never waits.
+///
+/// The writer's queue is the bottleneck of concurrent appends, so callers do what they can on
+/// their own threads: the changes between the entries of a batch, and the changes of a first
+/// entry from the snapshot it is expected to follow (``ChangesInAdvance``).
+///
 /// Each request keeps its own outcome (its revisions, or its own error such as a conflict),
 /// and every caller resumes only after the commit returned, so each gets the durability of the
 /// log's mode. A retention request runs alone in its own transaction.
@@ -13,8 +23,18 @@ final class LogWriter: Sendable {
     typealias AppendContinuation = CheckedContinuation<[AppendedRevision], any Error>
     typealias DropContinuation = CheckedContinuation<RetentionReport, any Error>
 
+    /// An append request.
+    private struct AppendJob: Sendable {
+        var entries: [ChangeLog.AppendEntry]
+        var expectedLatest: UInt64?
+        var continuation: AppendContinuation
+        /// The changes of the first entry, computed by the caller, when it had a prediction of
+        /// the snapshot the entry follows.
+        var firstChanges: ChangesInAdvance?
+    }
+
     private enum Job: Sendable {
-        case append(entries: [ChangeLog.AppendEntry], expectedLatest: UInt64?, continuation: AppendContinuation)
+        case append(AppendJob)
         case drop(before: UInt64, continuation: DropContinuation)
     }
 
@@ -25,13 +45,25 @@ final class LogWriter: Sendable {
         var draining = false
         /// The latest revision as last stored by this writer; checked against the log before use.
         var latest: LatestRevision?
+        /// The snapshot the next append request will follow if every request before it
+        /// succeeds: the last entry of the last request submitted, or the latest stored
+        /// snapshot when the writer is idle; `nil` when unknown.
+        var tail: LogSnapshot?
         /// How many write transactions committed, for tests of group commit.
         var commits = 0
+        /// How many requests the last append transaction served.
+        var lastGroupSize = 0
+        /// How long the last append transaction's commit (its flush) took.
+        var lastCommitNanoseconds: UInt64 = 0
+        /// Whether the writer waits on ``LogWriter/arrival`` for the next request.
+        var awaitingArrival = false
     }
 
     private let store: LogStore
     private let queue: DispatchQueue
     private let state = Mutex(State())
+    /// Signalled by ``submit(_:)`` when the writer waits for a request (``State/awaitingArrival``).
+    private let arrival = DispatchSemaphore(value: 0)
     /// Called on the writer's queue with the latest revision after each committed append
     /// transaction, before its callers resume (subscriptions listen here). It must not block.
     private let didCommit: @Sendable (UInt64) -> Void
@@ -49,9 +81,20 @@ final class LogWriter: Sendable {
     func append(_ entries: [ChangeLog.AppendEntry], expectedLatest: UInt64?) async throws(ChangeLogError)
         -> [AppendedRevision]
     {
+        // Each entry after the first follows the one before it, whatever the log holds.
+        var entries = entries
+        for index in entries.indices.dropFirst() where entries[index].changes == nil {
+            entries[index].changes = entries[index - 1].snapshot.changes(to: entries[index].snapshot)
+            entries[index].verifiesChanges = false
+        }
         do {
             return try await withCheckedThrowingContinuation { continuation in
-                submit(.append(entries: entries, expectedLatest: expectedLatest, continuation: continuation))
+                let job = AppendJob(entries: entries, expectedLatest: expectedLatest, continuation: continuation)
+                // Reserve the place after the current tail, then diff against it while the writer
+                // works on the requests before this one.
+                if let advance = submit(job) {
+                    advance.fulfill(advance.base.changes(to: entries[0].snapshot))
+                }
             }
         } catch {
             throw ChangeLogError.wrapping(error, path: store.path, during: "appending to")
@@ -62,87 +105,209 @@ final class LogWriter: Sendable {
     func dropRevisions(before revision: UInt64) async throws(ChangeLogError) -> RetentionReport {
         do {
             return try await withCheckedThrowingContinuation { continuation in
-                submit(.drop(before: revision, continuation: continuation))
+                enqueue(.drop(before: revision, continuation: continuation))
             }
         } catch {
             throw ChangeLogError.wrapping(error, path: store.path, during: "dropping revisions from")
         }
     }
 
-    private func submit(_ job: Job) {
-        let start = state.withLock { state in
+    /// Queues an append request; returns the slot for its first entry's changes when the caller
+    /// should compute them (it must then fulfil it).
+    private func submit(_ job: AppendJob) -> ChangesInAdvance? {
+        var job = job
+        return enqueue { state in
+            if let first = job.entries.first {
+                if first.changes == nil, let tail = state.tail {
+                    job.firstChanges = ChangesInAdvance(base: tail)
+                }
+                state.tail = job.entries.last?.snapshot
+            }
+            return (.append(job), job.firstChanges)
+        }
+    }
+
+    private func enqueue(_ job: Job) {
+        enqueue { _ in (job, ()) }
+    }
+
+    /// Adds the job `make` builds under the lock, waking or starting the writer.
+    private func enqueue<R>(_ make: (inout State) -> (Job, R)) -> R {
+        let (start, wake, result) = state.withLock { state in
+            let (job, result) = make(&state)
             state.pending.append(job)
-            guard !state.draining else { return false }
+            let wake = state.awaitingArrival
+            state.awaitingArrival = false
+            guard !state.draining else { return (false, wake, result) }
             state.draining = true
-            return true
+            return (true, wake, result)
+        }
+        if wake {
+            arrival.signal()
         }
         if start {
             queue.async { self.drain() }
         }
+        return result
     }
 
-    /// Runs on the queue: takes everything pending, processes it, and repeats until nothing is left.
+    /// Waits until a request is pending or `deadline` passes; returns whether one is pending.
+    private func awaitArrival(until deadline: DispatchTime) -> Bool {
+        let waits = state.withLock { state in
+            guard state.pending.isEmpty else { return false }
+            state.awaitingArrival = true
+            return true
+        }
+        guard waits else { return true }
+        if arrival.wait(timeout: deadline) == .timedOut {
+            let signalled = state.withLock { state in
+                defer { state.awaitingArrival = false }
+                return !state.awaitingArrival
+            }
+            // A request arrived between the timeout and the lock: take back its signal.
+            if signalled {
+                arrival.wait()
+            }
+        }
+        return state.withLock { !$0.pending.isEmpty }
+    }
+
+    /// Runs on the queue: takes the requests pending, in order, commits them, and repeats until
+    /// nothing is left.
     private func drain() {
         while true {
-            let jobs = state.withLock { state in
-                guard !state.pending.isEmpty else {
-                    state.draining = false
-                    return [Job]()
-                }
-                defer { state.pending = [] }
-                return state.pending
-            }
-            if jobs.isEmpty { return }
-            var appends:
-                [(entries: [ChangeLog.AppendEntry], expectedLatest: UInt64?, continuation: AppendContinuation)] =
-                    []
-            for job in jobs {
-                switch job {
-                case .append(let entries, let expectedLatest, let continuation):
-                    appends.append((entries, expectedLatest, continuation))
-                case .drop(let revision, let continuation):
-                    // Keep the order of requests: appends queued before the drop commit first.
-                    if !appends.isEmpty {
-                        commitAppends(appends)
-                        appends = []
-                    }
-                    commitDrop(before: revision, continuation: continuation)
-                }
-            }
-            if !appends.isEmpty {
+            switch takeNext() {
+            case .none:
+                // The callers of a group come back together: wait a moment for them rather than
+                // give the queue up, which the next request would have to wake again.
+                if let deadline = groupWaitDeadline(), awaitArrival(until: deadline) { continue }
+                if stopDraining() { return }
+            case .appends(let appends):
                 commitAppends(appends)
+            case .drop(let revision, let continuation):
+                commitDrop(before: revision, continuation: continuation)
             }
         }
     }
 
-    private func commitAppends(
-        _ jobs: [(entries: [ChangeLog.AppendEntry], expectedLatest: UInt64?, continuation: AppendContinuation)]
-    ) {
-        let cached = state.withLock { $0.latest }
+    private enum Work {
+        case none
+        case appends([AppendJob])
+        case drop(before: UInt64, continuation: DropContinuation)
+    }
+
+    /// The next unit of work: the leading run of pending appends, or a pending drop.
+    private func takeNext() -> Work {
+        state.withLock { state in
+            guard let first = state.pending.first else { return .none }
+            if case .drop(let revision, let continuation) = first {
+                state.pending.removeFirst()
+                return .drop(before: revision, continuation: continuation)
+            }
+            return .appends(Self.takeLeadingAppends(from: &state.pending, limit: .max))
+        }
+    }
+
+    /// Stops draining unless a request arrived; then the tail is the latest stored snapshot.
+    private func stopDraining() -> Bool {
+        state.withLock { state in
+            guard state.pending.isEmpty else { return false }
+            state.draining = false
+            state.tail = state.latest?.stored.snapshot
+            return true
+        }
+    }
+
+    /// How long to wait for the callers of the last transaction, when it served several: a
+    /// quarter of its commit, from now. `nil` after a transaction of one request.
+    private func groupWaitDeadline() -> DispatchTime? {
+        let (size, commit) = state.withLock { ($0.lastGroupSize, $0.lastCommitNanoseconds) }
+        guard size > 1 else { return nil }
+        return DispatchTime(
+            uptimeNanoseconds: DispatchTime.now().uptimeNanoseconds + min(commit / 4, Self.longestGroupWait))
+    }
+
+    /// Removes and returns the appends at the front of `pending`, up to the first drop, taking
+    /// requests while their entries stay within `limit` (at least one request).
+    private static func takeLeadingAppends(from pending: inout [Job], limit: Int) -> [AppendJob] {
+        var taken: [AppendJob] = []
+        var entries = 0
+        for job in pending {
+            guard case .append(let append) = job else { break }
+            if !taken.isEmpty, entries + append.entries.count > limit { break }
+            taken.append(append)
+            entries += append.entries.count
+        }
+        pending.removeFirst(taken.count)
+        return taken
+    }
+
+    /// The appends pending at the front of the queue that fit in `room` entries (empty when
+    /// none is pending), or `nil` when the transaction is full or the next request does not
+    /// fit (a drop, or a batch too large).
+    private func takeJoiningAppends(room: Int) -> [AppendJob]? {
+        guard room > 0 else { return nil }
+        return state.withLock { state -> [AppendJob]? in
+            guard let first = state.pending.first else { return [] }
+            guard case .append(let append) = first, append.entries.count <= room else { return nil }
+            return Self.takeLeadingAppends(from: &state.pending, limit: room)
+        }
+    }
+
+    /// Appends that arrive while a transaction is being built join it, up to this many entries
+    /// in all.
+    private static let joiningEntriesLimit = 256
+    /// The longest the writer waits for the previous transaction's callers to be back.
+    private static let longestGroupWait: UInt64 = 500_000
+
+    private func commitAppends(_ initialJobs: [AppendJob]) {
+        let (cached, previousGroupSize) = state.withLock { ($0.latest, $0.lastGroupSize) }
+        let waitDeadline = groupWaitDeadline()
+        var jobs = initialJobs
         var outcomes: [Result<[AppendedRevision], ChangeLogError>] = []
+        var built: UInt64 = 0
         do {
             let latest = try store.environment.write { transaction in
                 // The body may run again after the map grew: start from scratch each time.
                 outcomes = []
                 var latest = try store.loadLatest(cached: cached, in: transaction)
                 var nextChunkID = try store.nextChunkID(in: transaction)
-                for job in jobs {
-                    do {
-                        let result = try store.append(
-                            job.entries, expectedLatest: job.expectedLatest, onto: latest, nextChunkID: &nextChunkID,
-                            in: transaction)
-                        latest = result.latest
-                        outcomes.append(.success(result.revisions))
-                    } catch let error as ChangeLogError {
-                        // Thrown before the job's first put: the transaction is untouched.
-                        outcomes.append(.failure(error))
+                var entries = 0
+                var index = 0
+                while true {
+                    while index < jobs.count {
+                        let job = jobs[index]
+                        index += 1
+                        entries += job.entries.count
+                        do {
+                            let result = try store.append(
+                                job.entries, expectedLatest: job.expectedLatest, firstChanges: job.firstChanges,
+                                onto: latest, nextChunkID: &nextChunkID, in: transaction)
+                            latest = result.latest
+                            outcomes.append(.success(result.revisions))
+                        } catch let error as ChangeLogError {
+                            // Thrown before the job's first put: the transaction is untouched.
+                            outcomes.append(.failure(error))
+                        }
                     }
+                    guard let joining = takeJoiningAppends(room: Self.joiningEntriesLimit - entries) else { break }
+                    if joining.isEmpty {
+                        // Several callers resumed together last time: give them a moment to be back.
+                        guard jobs.count < previousGroupSize, let waitDeadline, awaitArrival(until: waitDeadline)
+                        else { break }
+                        continue
+                    }
+                    jobs.append(contentsOf: joining)
                 }
+                built = DispatchTime.now().uptimeNanoseconds
                 return latest
             }
+            let committed = DispatchTime.now().uptimeNanoseconds
             state.withLock { state in
                 state.latest = latest
                 state.commits += 1
+                state.lastGroupSize = jobs.count
+                state.lastCommitNanoseconds = committed - built
             }
             if let revision = latest?.revision {
                 didCommit(revision)
@@ -162,7 +327,10 @@ final class LogWriter: Sendable {
             }
         } catch {
             let failure = ChangeLogError.wrapping(error, path: store.path, during: "appending to")
-            state.withLock { $0.latest = nil }
+            state.withLock { state in
+                state.latest = nil
+                state.lastGroupSize = 0
+            }
             for job in jobs {
                 job.continuation.resume(throwing: failure)
             }

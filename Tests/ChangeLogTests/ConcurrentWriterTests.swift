@@ -73,4 +73,64 @@ struct ConcurrentWriterTests {
             #expect(report.isValid, "\(report)")
         }
     }
+
+    @Test("changes a caller computed in advance are used only when its entry follows their base")
+    func changesInAdvanceFollowTheLog() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory + "/log"
+            let first = try ChangeLog(path: path)
+            let second = try ChangeLog(path: path)
+            let a = try Self.snapshot(1)
+            let b = try Self.snapshot(2)
+            let c = try Self.snapshot(4)
+            _ = try await first.append(a)
+            // The first writer expects its next entry to follow `a`; the second appends `b` first.
+            _ = try await second.append(b)
+            let appended = try await first.append(c)
+            #expect(appended.revision == 3)
+            #expect(appended.changes == b.changes(to: c))
+            #expect(appended.changes != a.changes(to: c))
+            #expect(try first.record(at: 3).changes == b.changes(to: c))
+            // A conflict leaves the log where it was, and the next entry follows the log.
+            await #expect(throws: ChangeLogError.self) { _ = try await first.append(a, expectedLatest: 1) }
+            #expect(try await first.append(a).changes == c.changes(to: a))
+        }
+    }
+
+    @Test("appends queued behind conflicting ones store the changes from the snapshot they follow")
+    func conflictsInsideGroups() async throws {
+        try await withTemporaryDirectory { directory in
+            let log = try ChangeLog(path: directory + "/log")
+            _ = try await log.append(try Self.snapshot(0))
+            let conflicts = Counter()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for appender in 0..<8 {
+                    group.addTask {
+                        for step in 0..<15 {
+                            // Every other append of half the appenders expects a revision long gone.
+                            if appender % 2 == 0, step % 2 == 0 {
+                                do {
+                                    _ = try await log.append(
+                                        try Self.snapshot(appender * 100 + step), expectedLatest: 1)
+                                } catch let error as ChangeLogError where error.code == .conflict {
+                                    conflicts.increment()
+                                }
+                            } else {
+                                _ = try await log.append(try Self.snapshot(appender * 100 + step))
+                            }
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            #expect(conflicts.value >= 31)
+            var previous = LogSnapshot()
+            for try await record in log.records(from: 1) {
+                #expect(record.changes == previous.changes(to: record.snapshot), "revision \(record.revision)")
+                previous = record.snapshot
+            }
+            let report = try await log.verify()
+            #expect(report.isValid, "\(report)")
+        }
+    }
 }
