@@ -150,7 +150,7 @@ struct RecordFormatTests {
         #expect(runs.first?.lowerBound == 0 && runs.last?.upperBound == items.count)
         #expect(zip(runs, runs.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound })
         #expect(runs.allSatisfy { $0.count <= ChunkingPolicy.maximumItemsPerChunk })
-        #expect((40...100).contains(runs.count), "about 8 items per chunk")
+        #expect((90...160).contains(runs.count), "about 4 items per chunk")
 
         var shifted = items
         shifted.insert(.init(id: "new"), at: 3)

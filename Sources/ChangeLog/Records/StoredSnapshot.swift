@@ -44,8 +44,10 @@ struct LatestRevision: Sendable {
 /// these numbers: any cut decodes.
 enum ChunkingPolicy {
     /// An item whose identifier's XXH3-64 has these low bits all set ends its chunk: chunks
-    /// hold 8 items on average.
-    static let itemBoundaryMask: UInt64 = 0x7
+    /// hold 4 items on average. Small chunks make a change rewrite few bytes: with 8 items on
+    /// average, a revision of the 10,000-item storage test cost 2.6% of the snapshot and an
+    /// append of a 1,000-item snapshot spent a third of its time encoding items; with 4, 1.7%.
+    static let itemBoundaryMask: UInt64 = 0x3
     /// An item chunk holds at most this many items.
     static let maximumItemsPerChunk = 32
     /// An item chunk is cut once its items take this many bytes, so that it stays well inside
