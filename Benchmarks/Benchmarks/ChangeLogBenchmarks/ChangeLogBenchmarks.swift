@@ -25,7 +25,7 @@ let appendMicroseconds = BenchmarkMetric.custom("append (μs)", polarity: .prefe
 /// Every custom metric, shown as plain numbers (not scaled to K or M, which rounds them).
 let customMetrics = [
     revisionsPerSecond, storedBytesPerSecond, jsonBytesPerSecond, bytesPerRevision, valueBytes, latencyMicroseconds,
-    appendMicroseconds,
+    appendMicroseconds, groupCommitSpeedup,
 ]
 
 /// Kilobytes (1,000 bytes) per second for `bytes` bytes in `nanoseconds`.
@@ -126,91 +126,7 @@ let benchmarks: @Sendable () -> Void = {
         maxDuration: .seconds(3),
         maxIterations: 1_000
     )
-    let appendMetrics: [BenchmarkMetric] = [.wallClock, .mallocCountTotal, revisionsPerSecond]
-
-    // MARK: Durable appends, 1% churn
-
-    /// Appends the next revision of the churn workload.
-    func appendOne(_ benchmark: Benchmark) async throws {
-        let (log, snapshot) = appending.update { state in (state.log, state.workload.next()) }
-        benchmark.startMeasurement()
-        let elapsed = try await nanoseconds { _ = try await log.append(snapshot) }
-        benchmark.stopMeasurement()
-        benchmark.measurement(revisionsPerSecond, rate(1, elapsed))
-    }
-
-    Benchmark(
-        "append durable: 1 appender (1,000 items, 1% churn)",
-        configuration: .init(metrics: appendMetrics, maxIterations: 300)
-    ) { benchmark in
-        try await appendOne(benchmark)
-    } setup: {
-        appending.set(try await makeAppendState("append1"))
-    } teardown: {
-        tearDownAppending()
-    }
-
-    /// Appends `concurrentRevisionsPerSample` revisions from 8 tasks at once, each taking the
-    /// next snapshot of the sequence, so consecutive revisions differ by about 1% (2% when two
-    /// appends reach the writer out of order).
-    func appendConcurrently(_ benchmark: Benchmark) async throws {
-        let (log, snapshots) = appending.update { state in
-            (state.log, state.workload.next(concurrentRevisionsPerSample))
-        }
-        let next = Counter()
-        benchmark.startMeasurement()
-        let elapsed = try await nanoseconds {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for _ in 0..<8 {
-                    group.addTask {
-                        while true {
-                            let index = next.take()
-                            guard index < snapshots.count else { return }
-                            _ = try await log.append(snapshots[index])
-                        }
-                    }
-                }
-                try await group.waitForAll()
-            }
-        }
-        benchmark.stopMeasurement()
-        benchmark.measurement(revisionsPerSecond, rate(snapshots.count, elapsed))
-    }
-
-    Benchmark(
-        "append durable: 8 concurrent appenders, \(concurrentRevisionsPerSample) revisions per sample",
-        configuration: .init(metrics: [.wallClock, revisionsPerSecond], timeUnits: .milliseconds, maxIterations: 60)
-    ) { benchmark in
-        try await appendConcurrently(benchmark)
-    } setup: {
-        appending.set(try await makeAppendState("append8"))
-    } teardown: {
-        tearDownAppending()
-    }
-
-    // The same appends without flushes: what appends cost in CPU alone. The writer is one
-    // serial queue, so 8 appenders without flushes are the most group commit can reach.
-    Benchmark(
-        "append noSync (no flush): 8 concurrent appenders, \(concurrentRevisionsPerSample) revisions per sample",
-        configuration: .init(metrics: [.wallClock, revisionsPerSecond], timeUnits: .milliseconds, maxIterations: 60)
-    ) { benchmark in
-        try await appendConcurrently(benchmark)
-    } setup: {
-        appending.set(try await makeAppendState("append8nosync", durability: .noSync))
-    } teardown: {
-        tearDownAppending()
-    }
-
-    Benchmark(
-        "append noSync (no flush): 1 appender (1,000 items, 1% churn)",
-        configuration: .init(metrics: appendMetrics, maxIterations: 1_000)
-    ) { benchmark in
-        try await appendOne(benchmark)
-    } setup: {
-        appending.set(try await makeAppendState("appendnosync", durability: .noSync))
-    } teardown: {
-        tearDownAppending()
-    }
+    registerAppendBenchmarks()
 
     Benchmark(
         "raw LMDB: 1 put per durable transaction, bytes of a churn revision",
