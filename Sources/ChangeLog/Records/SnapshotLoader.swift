@@ -43,8 +43,17 @@ func hex(_ value: UInt64) -> String {
 /// Reads snapshots from their chunks, checking every chunk's checksum and how the chunks fit
 /// together. It remembers the sections of the last snapshot it read, so reading consecutive
 /// revisions decodes only the sections that changed.
+/// The decoded items of an item chunk, and the fingerprint of its content.
+private struct ItemChunk {
+    var items: [LogSnapshot.Item]
+    var fingerprint: Fingerprint
+}
+
 struct SnapshotLoader {
     private var sectionsByChunk: [UInt64: (section: LogSnapshot.Section, stored: StoredSection)] = [:]
+    /// The items of every item chunk of the last snapshot loaded: a section that changed
+    /// usually keeps most of its item chunks, which need not be read and decoded again.
+    private var itemsByChunk: [UInt64: ItemChunk] = [:]
 
     /// Reads the snapshot of the revision described by `body`.
     ///
@@ -56,6 +65,8 @@ struct SnapshotLoader {
         var storedSections: [StoredSection] = []
         var runs: [StoredChunk] = []
         var loaded: [UInt64: (section: LogSnapshot.Section, stored: StoredSection)] = [:]
+        var loadedItems: [UInt64: ItemChunk] = [:]
+        loadedItems.reserveCapacity(itemsByChunk.count)
         sections.reserveCapacity(body.sectionCount)
         storedSections.reserveCapacity(body.sectionCount)
         var itemTotal = 0
@@ -74,7 +85,11 @@ struct SnapshotLoader {
                     entry = known
                 } else {
                     entry = try readSection(
-                        sectionID, limit: body.itemCount - itemTotal, in: transaction, chunks: chunks)
+                        sectionID, limit: body.itemCount - itemTotal, loadedItems: &loadedItems,
+                        in: transaction, chunks: chunks)
+                }
+                for chunk in entry.stored.itemChunks where loadedItems[chunk.id] == nil {
+                    loadedItems[chunk.id] = itemsByChunk[chunk.id]
                 }
                 itemTotal += entry.section.items.count
                 guard itemTotal <= body.itemCount else {
@@ -98,11 +113,15 @@ struct SnapshotLoader {
             throw ChunkFailure(kind: .inconsistent(error.description))
         }
         sectionsByChunk = loaded
+        itemsByChunk = loadedItems
         return StoredSnapshot(snapshot: snapshot, sections: storedSections, runs: runs)
     }
 
+    /// Reads section chunk `id`, taking the item chunks the last snapshot loaded from
+    /// ``itemsByChunk`` and reading the others; records every item chunk in `loadedItems`.
     private func readSection(
-        _ id: UInt64, limit: Int, in transaction: borrowing LMDBTransaction, chunks: LMDBDatabase
+        _ id: UInt64, limit: Int, loadedItems: inout [UInt64: ItemChunk],
+        in transaction: borrowing LMDBTransaction, chunks: LMDBDatabase
     ) throws -> (section: LogSnapshot.Section, stored: StoredSection) {
         let read = try transaction.chunk(id, in: chunks)
         guard case .section(let title, let itemCount, let itemChunkIDs) = read.chunk else {
@@ -117,14 +136,22 @@ struct SnapshotLoader {
         var itemChunks: [StoredChunk] = []
         itemChunks.reserveCapacity(itemChunkIDs.count)
         for itemChunkID in itemChunkIDs {
-            let itemChunk = try transaction.chunk(itemChunkID, in: chunks)
-            guard case .items(let chunkItems) = itemChunk.chunk else {
-                throw ChunkFailure(chunkID: itemChunkID, kind: .inconsistent("expected items, found another kind"))
+            let itemChunk: ItemChunk
+            if let known = itemsByChunk[itemChunkID] ?? loadedItems[itemChunkID] {
+                itemChunk = known
+            } else {
+                let read = try transaction.chunk(itemChunkID, in: chunks)
+                guard case .items(let readItems) = read.chunk else {
+                    throw ChunkFailure(chunkID: itemChunkID, kind: .inconsistent("expected items, found another kind"))
+                }
+                itemChunk = ItemChunk(items: readItems, fingerprint: read.fingerprint)
             }
+            let chunkItems = itemChunk.items
             guard items.count + chunkItems.count <= itemCount else {
                 throw ChunkFailure(chunkID: id, kind: .inconsistent("section holds more than its \(itemCount) items"))
             }
             items.append(contentsOf: chunkItems)
+            loadedItems[itemChunkID] = itemChunk
             itemChunks.append(
                 StoredChunk(id: itemChunkID, fingerprint: itemChunk.fingerprint, itemCount: chunkItems.count))
         }
