@@ -122,6 +122,7 @@ extension ListChanges {
     ///   - refusingUpdatesOfMovedItems: whether an update of a moved item is a violation.
     /// - Complexity: O(*s* + *c*) expected, where *s* counts the sections of both snapshots and
     ///   *c* the operations.
+    @_specialize(exported:true,where ItemID == String, Summary == String)
     package func violation(
         oldItemCounts: [Int], newItemCounts: [Int]? = nil, refusingUpdatesOfMovedItems: Bool = false
     ) -> ListChangesViolation? {

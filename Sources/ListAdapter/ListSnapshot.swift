@@ -119,6 +119,7 @@ public struct ListSnapshot<ItemID: Hashable & Sendable, Summary: Hashable & Send
 
 extension ListSnapshot: Equatable {
     /// Two snapshots are equal when they have the same sections, items and summaries, in order.
+    @inlinable
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.sections == rhs.sections
     }
@@ -126,6 +127,7 @@ extension ListSnapshot: Equatable {
 
 extension ListSnapshot: Hashable {
     /// Hashes the sections, items and summaries.
+    @inlinable
     public func hash(into hasher: inout Hasher) {
         hasher.combine(sections)
     }

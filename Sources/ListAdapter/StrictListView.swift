@@ -77,6 +77,7 @@ public struct StrictListView<ItemID: Hashable & Sendable, Summary: Hashable & Se
     ///   then unchanged.
     /// - Complexity: O(*n* + *c*) expected, where *n* counts the items shown and in `snapshot`,
     ///   and *c* the operations.
+    @_specialize(exported:true,where ItemID == String, Summary == String)
     public mutating func performBatchUpdates(
         _ changes: ListChanges<ItemID, Summary>, resultingIn snapshot: ListSnapshot<ItemID, Summary>
     ) throws(BatchUpdateError) {
@@ -127,6 +128,7 @@ public struct StrictListView<ItemID: Hashable & Sendable, Summary: Hashable & Se
     ///
     /// - Throws: ``BatchUpdateError`` for the first broken rule; the view is then unchanged.
     /// - Complexity: O(*n* + *c*) expected, as ``performBatchUpdates(_:resultingIn:)``.
+    @_specialize(exported:true,where ItemID == String, Summary == String)
     public mutating func performBatchUpdatesDeferringReconfigures(
         _ changes: ListChanges<ItemID, Summary>, resultingIn snapshot: ListSnapshot<ItemID, Summary>
     ) throws(BatchUpdateError) {
