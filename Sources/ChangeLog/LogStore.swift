@@ -210,6 +210,8 @@ struct LogStore: Sendable {
         var revision = baseRevision
         for entry in entries {
             revision += 1
+            // Chunks first: a caller computing this entry's changes in advance gets the time.
+            let stored = planner.store(entry.snapshot, reusing: current)
             let changes: LogChanges
             if let given = entry.changes {
                 if entry.verifiesChanges {
@@ -221,7 +223,6 @@ struct LogStore: Sendable {
             } else {
                 changes = current.snapshot.changes(to: entry.snapshot)
             }
-            let stored = planner.store(entry.snapshot, reusing: current)
             let timestamp = Timestamp.now()
             let body = RevisionRecordBody(
                 timestamp: timestamp, meta: entry.meta, sectionCount: entry.snapshot.sectionCount,
