@@ -78,6 +78,10 @@ final class LogWriter: Sendable {
     var commitCount: Int { state.withLock { $0.commits } }
 
     /// Appends `entries` as consecutive revisions in one transaction, shared with other requests.
+    ///
+    /// `@concurrent`: the diffs computed here run on the global executor, never on the caller's
+    /// actor (a main-actor caller's main thread stays free).
+    @concurrent
     func append(_ entries: [ChangeLog.AppendEntry], expectedLatest: UInt64?) async throws(ChangeLogError)
         -> [AppendedRevision]
     {
