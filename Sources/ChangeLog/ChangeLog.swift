@@ -21,8 +21,12 @@ import ListAdapter
 /// ## Concurrency
 ///
 /// The log is `Sendable`. Writes go to one serial writer per log instance that group-commits
-/// concurrent appends: appends queued while a commit is in flight share the next transaction,
-/// each caller still getting its own revision and error. LMDB serializes writers across
+/// concurrent appends: appends queued while a commit is in flight, or arriving while the next
+/// transaction is built, share it, each caller still getting its own revision and error. After
+/// a transaction of several callers the writer waits up to a quarter of that commit for as
+/// many appends before it flushes; a lone appender never waits. Each caller computes its own
+/// changes (from the snapshot its append is expected to follow) on the global executor while
+/// the writer works on the appends before it. LMDB serializes writers across
 /// processes too, so optimistic concurrency (`expectedLatest`) holds across processes. Reads
 /// are synchronous and may run on any thread.
 ///
