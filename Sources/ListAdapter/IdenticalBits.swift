@@ -27,6 +27,14 @@ package func identicalBits<T>(_ lhs: UnsafePointer<T>, _ rhs: UnsafePointer<T>) 
     return true
 }
 
+extension ListSnapshot.Item {
+    /// Whether items can be compared by their bits: for string identifiers and summaries, whose
+    /// representation has no padding and whose `==` is reflexive. Other types take the path that
+    /// compares with `==`. Folds to a constant once specialised.
+    @inlinable
+    package static var comparesByBits: Bool { ItemID.self == String.self && Summary.self == String.self }
+}
+
 extension ListSnapshot {
     /// Whether `other` is a copy of this snapshot: the same storage, hence the same content,
     /// decided in O(1). Equal snapshots built separately do not share storage.

@@ -12,6 +12,13 @@ extension ListSnapshot {
     /// on both sides whose summary differs is updated (an item without a summary on either side
     /// never is). The moves are therefore the fewest possible.
     ///
+    /// What `new` shares with this snapshot is recognised without comparing values: a section
+    /// whose items are the old section's very storage is unchanged, and (for string identifiers
+    /// and summaries) an item whose bits are the old item's is the same item, unchanged. So a
+    /// snapshot derived from this one costs little more than the parts that changed; for
+    /// summaries whose `==` is not reflexive (a `Double.nan`), an item in shared storage is not
+    /// reported as updated.
+    ///
     /// `try applying(changes(to: new)) == new` holds for every pair of snapshots.
     ///
     /// - Complexity: O(*n* + *m* log *m*) expected, where *n* counts the items of both snapshots
@@ -82,7 +89,7 @@ extension ListSnapshot {
                     var cursor = 0
                     var cursorMatchesNext = false
                     for newItemOffset in newItems.indices {
-                        if cursor < oldItems.count,
+                        if Item.comparesByBits, cursor < oldItems.count,
                             identicalBits(oldItems.baseAddress! + cursor, newItems.baseAddress! + newItemOffset)
                         {
                             claimed[first + cursor] = true

@@ -40,15 +40,16 @@ func hex(_ value: UInt64) -> String {
     return "0x" + String(repeating: "0", count: 16 - digits.count) + digits
 }
 
-/// Reads snapshots from their chunks, checking every chunk's checksum and how the chunks fit
-/// together. It remembers the sections of the last snapshot it read, so reading consecutive
-/// revisions decodes only the sections that changed.
 /// The decoded items of an item chunk, and the fingerprint of its content.
 private struct ItemChunk {
     var items: [LogSnapshot.Item]
     var fingerprint: Fingerprint
 }
 
+/// Reads snapshots from their chunks, checking every chunk's checksum and how the chunks fit
+/// together. It remembers the sections and item chunks of the last snapshot it read, so reading
+/// consecutive revisions reads and decodes only the chunks each one added (each chunk is
+/// checked when the loader first reads it).
 struct SnapshotLoader {
     private var sectionsByChunk: [UInt64: (section: LogSnapshot.Section, stored: StoredSection)] = [:]
     /// The items of every item chunk of the last snapshot loaded: a section that changed
