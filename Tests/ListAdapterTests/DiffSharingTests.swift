@@ -75,4 +75,22 @@ struct DiffSharingTests {
         #expect(!snapshot.sharesStorage(with: try Self.unshared(snapshot)) || snapshot.sections.isEmpty)
         #expect(snapshot.changes(to: try Self.unshared(snapshot)).isEmpty)
     }
+
+    @Test("for other types, only a section's shared storage is a shortcut; items are compared with ==")
+    func otherTypes() throws {
+        typealias Snapshot = ListSnapshot<Int, Double>
+        let old = try Snapshot(sections: [
+            .init(title: "shared", items: [.init(id: 1, summary: .nan), .init(id: 2, summary: 1)]),
+            .init(title: "edited", items: [.init(id: 3, summary: .nan), .init(id: 4, summary: 2)]),
+        ])
+        var sections = old.sections
+        sections[1].items[1].summary = 3
+        let new = try Snapshot(sections: sections)
+        let changes = old.changes(to: new)
+        // The shared section is skipped; in the edited one, NaN != NaN makes item 3 an update.
+        #expect(changes.updatedItems.map(\.to) == [ItemPath(section: 1, item: 0), ItemPath(section: 1, item: 1)])
+        #expect(changes.insertedItems.isEmpty && changes.deletedItems.isEmpty && changes.movedItems.isEmpty)
+        #expect(!ListSnapshot<Int, Double>.Item.comparesByBits)
+        #expect(StringSnapshot.Item.comparesByBits)
+    }
 }
