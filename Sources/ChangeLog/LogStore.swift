@@ -186,10 +186,10 @@ struct LogStore: Sendable {
     /// not apply) is checked before the first put, so such a failure leaves the transaction
     /// untouched and other requests of the same transaction unaffected.
     ///
-    /// `firstChanges`, when given and when they start from `base`'s snapshot, are the first
-    /// entry's changes, computed in advance by the caller.
+    /// `changesInAdvance` holds the entries' changes as the caller computes them; each is used
+    /// when it starts from the snapshot its entry follows and is ready.
     func append(
-        _ entries: [ChangeLog.AppendEntry], expectedLatest: UInt64?, firstChanges: ChangesInAdvance? = nil,
+        _ entries: [ChangeLog.AppendEntry], expectedLatest: UInt64?, changesInAdvance: ChangesInAdvance? = nil,
         onto base: LatestRevision?, nextChunkID: inout UInt64, in transaction: borrowing LMDBTransaction
     ) throws -> (revisions: [AppendedRevision], latest: LatestRevision?) {
         let baseRevision = base?.revision ?? 0
@@ -208,7 +208,7 @@ struct LogStore: Sendable {
         records.reserveCapacity(entries.count)
         appended.reserveCapacity(entries.count)
         var revision = baseRevision
-        for entry in entries {
+        for (index, entry) in entries.enumerated() {
             revision += 1
             // Chunks first: a caller computing this entry's changes in advance gets the time.
             let stored = planner.store(entry.snapshot, reusing: current)
@@ -218,7 +218,7 @@ struct LogStore: Sendable {
                     try verify(given, from: current.snapshot, to: entry.snapshot, revision: revision)
                 }
                 changes = given
-            } else if revision == baseRevision + 1, let advance = firstChanges?.changes(from: current.snapshot) {
+            } else if let advance = changesInAdvance?.changes(at: index, from: current.snapshot) {
                 changes = advance
             } else {
                 changes = current.snapshot.changes(to: entry.snapshot)

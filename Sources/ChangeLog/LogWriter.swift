@@ -13,8 +13,8 @@ import Synchronization
 /// (PostgreSQL's `commit_delay` rests on the same idea). A lone appender never waits.
 ///
 /// The writer's queue is the bottleneck of concurrent appends, so callers do what they can on
-/// their own threads: the changes between the entries of a batch, and the changes of a first
-/// entry from the snapshot it is expected to follow (``ChangesInAdvance``).
+/// their own threads: their entries' changes, the first one's from the snapshot it is expected
+/// to follow (``ChangesInAdvance``).
 ///
 /// Each request keeps its own outcome (its revisions, or its own error such as a conflict),
 /// and every caller resumes only after the commit returned, so each gets the durability of the
@@ -28,9 +28,8 @@ final class LogWriter: Sendable {
         var entries: [ChangeLog.AppendEntry]
         var expectedLatest: UInt64?
         var continuation: AppendContinuation
-        /// The changes of the first entry, computed by the caller, when it had a prediction of
-        /// the snapshot the entry follows.
-        var firstChanges: ChangesInAdvance?
+        /// The entries' changes, computed by the caller.
+        var changesInAdvance: ChangesInAdvance?
     }
 
     private enum Job: Sendable {
@@ -85,20 +84,12 @@ final class LogWriter: Sendable {
     func append(_ entries: [ChangeLog.AppendEntry], expectedLatest: UInt64?) async throws(ChangeLogError)
         -> [AppendedRevision]
     {
-        // Each entry after the first follows the one before it, whatever the log holds.
-        var entries = entries
-        for index in entries.indices.dropFirst() where entries[index].changes == nil {
-            entries[index].changes = entries[index - 1].snapshot.changes(to: entries[index].snapshot)
-            entries[index].verifiesChanges = false
-        }
         do {
             return try await withCheckedThrowingContinuation { continuation in
                 let job = AppendJob(entries: entries, expectedLatest: expectedLatest, continuation: continuation)
-                // Reserve the place after the current tail, then diff against it while the writer
-                // works on the requests before this one.
-                if let advance = submit(job) {
-                    advance.fulfill(advance.base.changes(to: entries[0].snapshot))
-                }
+                // Reserve the place after the current tail, then diff while the writer works on
+                // the requests before this one and cuts this one's chunks.
+                submit(job)?.compute()
             }
         } catch {
             throw ChangeLogError.wrapping(error, path: store.path, during: "appending to")
@@ -116,18 +107,19 @@ final class LogWriter: Sendable {
         }
     }
 
-    /// Queues an append request; returns the slot for its first entry's changes when the caller
-    /// should compute them (it must then fulfil it).
+    /// Queues an append request; returns the slots of its entries' changes when the caller
+    /// has some to compute.
     private func submit(_ job: AppendJob) -> ChangesInAdvance? {
         var job = job
+        let computesChanges = job.entries.contains { $0.changes == nil }
         return enqueue { state in
-            if let first = job.entries.first {
-                if first.changes == nil, let tail = state.tail {
-                    job.firstChanges = ChangesInAdvance(base: tail)
+            if !job.entries.isEmpty {
+                if computesChanges {
+                    job.changesInAdvance = ChangesInAdvance(entries: job.entries, tail: state.tail)
                 }
                 state.tail = job.entries.last?.snapshot
             }
-            return (.append(job), job.firstChanges)
+            return (.append(job), job.changesInAdvance)
         }
     }
 
@@ -285,7 +277,7 @@ final class LogWriter: Sendable {
                         entries += job.entries.count
                         do {
                             let result = try store.append(
-                                job.entries, expectedLatest: job.expectedLatest, firstChanges: job.firstChanges,
+                                job.entries, expectedLatest: job.expectedLatest, changesInAdvance: job.changesInAdvance,
                                 onto: latest, nextChunkID: &nextChunkID, in: transaction)
                             latest = result.latest
                             outcomes.append(.success(result.revisions))

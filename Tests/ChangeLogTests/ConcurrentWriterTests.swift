@@ -133,4 +133,80 @@ struct ConcurrentWriterTests {
             #expect(report.isValid, "\(report)")
         }
     }
+
+    @Test("a large batch, diffed by its caller while the writer cuts chunks, stores each entry's own changes")
+    func largeBatchChangesInAdvance() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory + "/log"
+            let first = try ChangeLog(path: path)
+            let second = try ChangeLog(path: path)
+            _ = try await first.append(try Self.snapshot(0))
+            // The first instance's tail is now revision 1's snapshot; the second appends after it,
+            // so the batch's first entry follows a snapshot the first instance did not predict.
+            _ = try await second.append(try Self.snapshot(1))
+            var entries: [ChangeLog.AppendEntry] = []
+            for step in 2..<302 {
+                let snapshot = try Self.snapshot(step)
+                if step % 50 == 0, let previous = entries.last?.snapshot {
+                    entries.append(.init(snapshot, changes: previous.changes(to: snapshot), verifiesChanges: true))
+                } else {
+                    entries.append(.init(snapshot))
+                }
+            }
+            let appended = try await first.append(contentsOf: entries)
+            #expect(appended.map(\.revision) == Array(3...302))
+            var previous = try first.snapshot(at: 2)
+            for (offset, revision) in appended.enumerated() {
+                #expect(
+                    revision.changes == previous.changes(to: entries[offset].snapshot), "revision \(revision.revision)")
+                previous = entries[offset].snapshot
+            }
+            let report = try await first.verify()
+            #expect(report.isValid, "\(report)")
+        }
+    }
+
+    @Test("appends queued behind a long batch and behind failing appends use no changes from a wrong base")
+    func changesInAdvanceBehindFailures() async throws {
+        try await withTemporaryDirectory { directory in
+            let log = try ChangeLog(path: directory + "/log")
+            _ = try await log.append(try Self.snapshot(0))
+            // Large snapshots keep the writer busy with the batch, so the callers queued behind
+            // it have their changes ready, computed from tails that failing requests make wrong.
+            let large = try (1...40).map { step in
+                try LogSnapshot(
+                    sections: (0..<20).map { section in
+                        .init(
+                            title: "L\(section)",
+                            items: (0..<100).map {
+                                .init(id: "l-\(section)-\($0)", summary: "v\(step)-\($0 % (step + 1))")
+                            })
+                    })
+            }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { _ = try await log.append(contentsOf: large.map { ChangeLog.AppendEntry($0) }) }
+                for appender in 0..<6 {
+                    group.addTask {
+                        for step in 0..<8 {
+                            let snapshot = try Self.snapshot(1_000 + appender * 100 + step)
+                            if step % 2 == 0 {
+                                // Expects a revision long gone: fails, after moving the tail.
+                                _ = try? await log.append(snapshot, expectedLatest: 0)
+                            } else {
+                                _ = try await log.append(snapshot)
+                            }
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            var previous = LogSnapshot()
+            for try await record in log.records(from: 1) {
+                #expect(record.changes == previous.changes(to: record.snapshot), "revision \(record.revision)")
+                previous = record.snapshot
+            }
+            let report = try await log.verify()
+            #expect(report.isValid, "\(report)")
+        }
+    }
 }
