@@ -330,11 +330,7 @@ struct ChangeLogTests {
             for (revision, snapshot) in results {
                 #expect(try log.snapshot(at: revision) == snapshot)
             }
-            var previous = LogSnapshot()
-            for try await record in log.records(from: 1) {
-                #expect(record.changes == previous.changes(to: record.snapshot))
-                previous = record.snapshot
-            }
+            try await expectEachRevisionDiffsItsPredecessor(log)
             let commits = log.writeTransactionCount
             print("group commit: \(tasks * appendsPerTask) appends in \(commits) transactions")
             #expect(commits < tasks * appendsPerTask)

@@ -124,13 +124,7 @@ struct ConcurrentWriterTests {
                 try await group.waitForAll()
             }
             #expect(conflicts.value >= 31)
-            var previous = LogSnapshot()
-            for try await record in log.records(from: 1) {
-                #expect(record.changes == previous.changes(to: record.snapshot), "revision \(record.revision)")
-                previous = record.snapshot
-            }
-            let report = try await log.verify()
-            #expect(report.isValid, "\(report)")
+            try await expectEachRevisionDiffsItsPredecessor(log)
         }
     }
 
@@ -200,13 +194,7 @@ struct ConcurrentWriterTests {
                 }
                 try await group.waitForAll()
             }
-            var previous = LogSnapshot()
-            for try await record in log.records(from: 1) {
-                #expect(record.changes == previous.changes(to: record.snapshot), "revision \(record.revision)")
-                previous = record.snapshot
-            }
-            let report = try await log.verify()
-            #expect(report.isValid, "\(report)")
+            try await expectEachRevisionDiffsItsPredecessor(log)
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ListAdapter
+import Testing
 
 @testable import ChangeLog
 
@@ -52,4 +53,20 @@ func snapshot(_ sections: [(String, [String])]) throws -> LogSnapshot {
                     return LogSnapshot.Item(id: parts[0], summary: parts.count > 1 ? parts[1] : nil)
                 })
         })
+}
+
+/// Expects every stored revision's changes to be exactly the diff from the revision before it
+/// (the empty snapshot for the first), and the log to verify.
+func expectEachRevisionDiffsItsPredecessor(
+    _ log: ChangeLog, sourceLocation: SourceLocation = #_sourceLocation
+) async throws {
+    var previous = LogSnapshot()
+    for try await record in log.records(from: 1) {
+        #expect(
+            record.changes == previous.changes(to: record.snapshot), "revision \(record.revision)",
+            sourceLocation: sourceLocation)
+        previous = record.snapshot
+    }
+    let report = try await log.verify()
+    #expect(report.isValid, "\(report)", sourceLocation: sourceLocation)
 }
