@@ -18,8 +18,10 @@ struct MultiProcessTests {
             let burst = 150
             let total = 10 + pingPong + burst
             #if os(Linux)
-                // A poll this slow leaves the latency to file events (inotify).
-                let pollMilliseconds = 2000
+                // A poll an hour away leaves delivery to file events (inotify): each ping-pong
+                // round below waits for its revision, so a missed event fails the suite's time
+                // limit. No speed is asserted (the latency is printed).
+                let pollMilliseconds = 3_600_000
             #else
                 let pollMilliseconds = 100
             #endif
@@ -58,9 +60,6 @@ struct MultiProcessTests {
             #expect(worker.lines.map(\.text) == expected)
             fromCall.sort()
             fromReturn.sort()
-            #if os(Linux)
-                #expect(fromCall[pingPong / 2] < .milliseconds(250))
-            #endif
             print(
                 "cross-process subscription latency over \(pingPong) revisions, from the append's call: p50 "
                     + "\(fromCall[pingPong / 2]), max \(fromCall[pingPong - 1]); from its return: p50 "
