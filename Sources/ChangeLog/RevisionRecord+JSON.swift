@@ -70,14 +70,19 @@ extension RevisionRecord: Codable {
 
 /// Exact conversions between milliseconds since 1970 and `YYYY-MM-DDTHH:MM:SS.sssZ`, on integers
 /// so that no rounding creeps in.
-enum Timestamp {
+package enum Timestamp {
     /// The current time in whole milliseconds since 1970 (rounded down).
     static func now() -> Int64 {
         Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
     }
 
+    /// The `Date` of `milliseconds` since 1970.
+    static func date(milliseconds: Int64) -> Date {
+        Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+    }
+
     /// `YYYY-MM-DDTHH:MM:SS.sssZ` in UTC.
-    static func iso8601(milliseconds: Int64) -> String {
+    package static func iso8601(milliseconds: Int64) -> String {
         let (days, millisecondOfDay) = floorDivide(milliseconds, 86_400_000)
         let (year, month, day) = civil(fromDays: days)
         let hour = millisecondOfDay / 3_600_000

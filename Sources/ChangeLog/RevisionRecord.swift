@@ -33,7 +33,7 @@ public struct RevisionRecord: Hashable, Sendable {
 
     /// When the revision was appended.
     public var time: Date {
-        Date(timeIntervalSince1970: Double(millisecondsSince1970) / 1000)
+        Timestamp.date(milliseconds: millisecondsSince1970)
     }
 }
 
@@ -55,7 +55,7 @@ public struct AppendedRevision: Hashable, Sendable {
 
     /// When it was appended.
     public var time: Date {
-        Date(timeIntervalSince1970: Double(millisecondsSince1970) / 1000)
+        Timestamp.date(milliseconds: millisecondsSince1970)
     }
 }
 

@@ -31,7 +31,7 @@ struct StatsCommand: AsyncParsableCommand {
             if let span = statistics.timeSpan {
                 let seconds = Double(span.upperBound - span.lowerBound) / 1000
                 lines.append(
-                    "time span      \(TimeText.iso8601(span.lowerBound)) to \(TimeText.iso8601(span.upperBound)) "
+                    "time span      \(Timestamp.iso8601(milliseconds: span.lowerBound)) to \(Timestamp.iso8601(milliseconds: span.upperBound)) "
                         + "(\(String(format: "%.3f", seconds)) s)")
             }
             lines.append("on disk        \(statistics.bytesOnDisk) bytes")
@@ -44,16 +44,5 @@ struct StatsCommand: AsyncParsableCommand {
             lines.append("operations     \(statistics.operations)")
             print(lines.joined(separator: "\n"))
         }
-    }
-}
-
-/// Formats milliseconds since 1970 like FORMAT.md's `time`.
-enum TimeText {
-    static func iso8601(_ milliseconds: Int64) -> String {
-        let date = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        return formatter.string(from: date)
     }
 }
