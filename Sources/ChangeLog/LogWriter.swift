@@ -173,7 +173,7 @@ final class LogWriter: Sendable {
     private func drain() {
         while true {
             switch takeNext() {
-            case .none:
+            case nil:
                 // The callers of a group come back together: wait a moment for them rather than
                 // give the queue up, which the next request would have to wake again.
                 if let deadline = groupWaitDeadline(), awaitArrival(until: deadline) { continue }
@@ -187,15 +187,15 @@ final class LogWriter: Sendable {
     }
 
     private enum Work {
-        case none
         case appends([AppendJob])
         case drop(before: UInt64, continuation: DropContinuation)
     }
 
-    /// The next unit of work: the leading run of pending appends, or a pending drop.
-    private func takeNext() -> Work {
-        state.withLock { state in
-            guard let first = state.pending.first else { return .none }
+    /// The next unit of work: the leading run of pending appends, or a pending drop; `nil` when
+    /// nothing is pending.
+    private func takeNext() -> Work? {
+        state.withLock { state -> Work? in
+            guard let first = state.pending.first else { return nil }
             if case .drop(let revision, let continuation) = first {
                 state.pending.removeFirst()
                 return .drop(before: revision, continuation: continuation)

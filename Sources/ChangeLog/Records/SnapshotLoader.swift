@@ -84,13 +84,14 @@ struct SnapshotLoader {
                 let entry: (section: LogSnapshot.Section, stored: StoredSection)
                 if let known = loaded[sectionID] ?? sectionsByChunk[sectionID] {
                     entry = known
+                    // Keep its item chunks for the next snapshot (a read section records its own).
+                    for chunk in known.stored.itemChunks where loadedItems[chunk.id] == nil {
+                        loadedItems[chunk.id] = itemsByChunk[chunk.id]
+                    }
                 } else {
                     entry = try readSection(
                         sectionID, limit: body.itemCount - itemTotal, loadedItems: &loadedItems,
                         in: transaction, chunks: chunks)
-                }
-                for chunk in entry.stored.itemChunks where loadedItems[chunk.id] == nil {
-                    loadedItems[chunk.id] = itemsByChunk[chunk.id]
                 }
                 itemTotal += entry.section.items.count
                 guard itemTotal <= body.itemCount else {
