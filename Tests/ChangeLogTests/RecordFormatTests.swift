@@ -146,7 +146,7 @@ struct RecordFormatTests {
     @Test("chunk cuts depend on content, so a change touches only the chunks around it")
     func contentDefinedChunks() throws {
         let items = (0..<500).map { LogSnapshot.Item(id: "item-\($0)", summary: "summary \($0)") }
-        let runs = ChunkPlanner.itemRuns(of: items)
+        let runs = SnapshotCut.itemRuns(of: items)
         #expect(runs.first?.lowerBound == 0 && runs.last?.upperBound == items.count)
         #expect(zip(runs, runs.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound })
         #expect(runs.allSatisfy { $0.count <= ChunkingPolicy.maximumItemsPerChunk })
@@ -155,7 +155,7 @@ struct RecordFormatTests {
         var shifted = items
         shifted.insert(.init(id: "new"), at: 3)
         let before = Set(runs.map { Array(items[$0]) })
-        let after = ChunkPlanner.itemRuns(of: shifted).map { Array(shifted[$0]) }
+        let after = SnapshotCut.itemRuns(of: shifted).map { Array(shifted[$0]) }
         #expect(after.filter { !before.contains($0) }.count <= 2)
     }
 
@@ -218,5 +218,65 @@ struct RecordFormatTests {
             base = stored
             nextID = fast.nextID
         }
+    }
+
+    @Test("a cut against the not yet stored layout of the predecessor stores what cutting it anew stores")
+    func cutsAgainstLayouts() throws {
+        // Each snapshot is cut against the layout of the previous cut, as the callers of
+        // concurrent appends do, then stored after the predecessor the writer really stored.
+        let history = RandomHistory.snapshots(seed: 23, count: 200)
+        var reference = ChunkPlanner(nextID: 1)
+        var chained = ChunkPlanner(nextID: 1)
+        var stored = reference.store(history[0], reusing: .empty)
+        _ = chained.store(history[0], reusing: .empty)
+        var layout = stored
+        var cutsStored = 0
+        for snapshot in history.dropFirst() {
+            let cut = SnapshotCut(snapshot, against: layout)
+            #expect(cut.base.sharesStorage(with: stored.snapshot))
+            let expected = reference.store(snapshot, reusing: stored)
+            let result = chained.store(snapshot, cut: cut, after: stored)
+            let fromCut = try #require(result)
+            #expect(fromCut.sections == expected.sections)
+            #expect(fromCut.runs == expected.runs)
+            #expect(chained.newChunks.map(\.value) == reference.newChunks.map(\.value))
+            #expect(chained.nextID == reference.nextID)
+            if cut.sections.contains(where: { if case .changed = $0 { true } else { false } }) {
+                cutsStored += 1
+            }
+            layout = cut.layout(of: snapshot)
+            stored = expected
+        }
+        #expect(cutsStored > 100)
+    }
+
+    @Test("a cut whose reused chunks the predecessor does not hold stores nothing")
+    func cutsThatDoNotFit() throws {
+        let history = RandomHistory.snapshots(seed: 29, count: 40)
+        var planner = ChunkPlanner(nextID: 1)
+        var stored = planner.store(history[0], reusing: .empty)
+        var refused = 0
+        for snapshot in history.dropFirst() {
+            let cut = SnapshotCut(snapshot, against: stored)
+            // The predecessor as stored by another cutting: other fingerprints.
+            var other = stored
+            for index in other.sections.indices {
+                for chunk in other.sections[index].itemChunks.indices {
+                    other.sections[index].itemChunks[chunk].fingerprint.low ^= 1
+                }
+            }
+            let (nextID, count) = (planner.nextID, planner.newChunks.count)
+            let reusesAChunk = cut.sections.contains { section in
+                guard case .changed(let chunks) = section else { return false }
+                return chunks.contains { if case .stored = $0 { true } else { false } }
+            }
+            if reusesAChunk {
+                #expect(planner.store(snapshot, cut: cut, after: other) == nil)
+                #expect(planner.nextID == nextID && planner.newChunks.count == count)
+                refused += 1
+            }
+            stored = planner.store(snapshot, reusing: stored)
+        }
+        #expect(refused > 10)
     }
 }

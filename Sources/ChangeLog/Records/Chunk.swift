@@ -49,9 +49,22 @@ enum Chunk: Hashable, Sendable {
         writer.writeByte(Kind.items.rawValue)
         writer.writeCount(range.count)
         guard let base = items.baseAddress else { return }
+        // The strings are read where they are. Copying one out of the array would retain and
+        // release its storage: atomic writes to memory that the threads diffing and cutting
+        // other snapshots sharing these strings read too, which made them the larger part of
+        // encoding. `withUTF8` only mutates a string that is not contiguous UTF-8, which is
+        // checked first; such strings are copied.
+        let inPlace = UnsafeMutablePointer(mutating: base)
         for index in range {
-            writer.writeString(base[index].id)
-            writer.writeOptionalString(base[index].summary)
+            guard inPlace[index].id.isContiguousUTF8, inPlace[index].summary?.isContiguousUTF8 ?? true else {
+                writer.writeItem(base[index])
+                continue
+            }
+            inPlace[index].id.withUTF8 { writer.writeStringBytes($0) }
+            let written: Void? = inPlace[index].summary?.withUTF8 { writer.writeStringBytes($0, optional: true) }
+            if written == nil {
+                writer.writeVarint(0)
+            }
         }
     }
 

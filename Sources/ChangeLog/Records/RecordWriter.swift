@@ -64,6 +64,14 @@ struct RecordWriter {
         }
     }
 
+    /// A string (or, when `optional`, a present optional string) given by its UTF-8 bytes:
+    /// the same bytes as ``writeString(_:)`` and ``writeOptionalString(_:)``.
+    @inline(__always)
+    mutating func writeStringBytes(_ utf8: UnsafeBufferPointer<UInt8>, optional: Bool = false) {
+        writeVarint(UInt64(utf8.count) + (optional ? 1 : 0))
+        bytes.append(contentsOf: utf8)
+    }
+
     /// Eight bytes, little-endian.
     mutating func writeUInt64LittleEndian(_ value: UInt64) {
         withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
