@@ -25,11 +25,8 @@ enum ChunkingPolicy {
 /// A snapshot's item chunks, cut against a stored base: the base's chunks it reuses, and the
 /// encoded content of the others, which have no identifier yet.
 ///
-/// Cutting is the first half of storing a snapshot and the one that reads every item; the
-/// second half, ``ChunkPlanner``, names the new chunks and builds the section chunks from
-/// identifiers alone. Cutting needs no transaction, so an appending caller cuts its snapshot
-/// on its own thread, against the latest stored revision, and the writer's serial work shrinks
-/// to the second half.
+/// Cutting is the half of storing a snapshot that reads items; the other half,
+/// ``ChunkPlanner``, names the new chunks and builds the section chunks from identifiers.
 struct SnapshotCut: Sendable {
     /// A section as cut, parallel to the snapshot's sections.
     enum Section: Sendable {
@@ -50,8 +47,6 @@ struct SnapshotCut: Sendable {
 
     /// The sections, parallel to the snapshot's.
     let sections: [Section]
-    /// The snapshot cut against.
-    let base: LogSnapshot
 
     /// Cuts `snapshot`, reusing `base`'s chunks: a section whose items are unchanged keeps all
     /// of its chunks, a changed section keeps the item chunks whose content is unchanged.
@@ -79,32 +74,6 @@ struct SnapshotCut: Sendable {
                 .changed(Self.itemChunks(of: section.items, base: baseItems, baseStored: base.sections[baseOffset])))
         }
         self.sections = sections
-        self.base = base.snapshot
-    }
-
-    /// The chunks of the snapshot as cut, for cutting the next snapshot against: the chunks it
-    /// reuses, and the new ones with their fingerprints and item counts but identifier 0 (not
-    /// stored yet). Section chunks and runs are left out: cutting does not use them.
-    func layout(of snapshot: LogSnapshot) -> StoredSnapshot {
-        let unknown = StoredChunk(id: 0, fingerprint: Fingerprint(high: 0, low: 0))
-        let sections = sections.map { section -> StoredSection in
-            switch section {
-            case .unchanged(let stored):
-                return stored
-            case .changed(let chunks):
-                return StoredSection(
-                    chunk: unknown,
-                    itemChunks: chunks.map { chunk in
-                        switch chunk {
-                        case .stored(let stored):
-                            return stored
-                        case .new(_, let fingerprint, let itemCount):
-                            return StoredChunk(id: 0, fingerprint: fingerprint, itemCount: itemCount)
-                        }
-                    })
-            }
-        }
-        return StoredSnapshot(snapshot: snapshot, sections: sections, runs: [])
     }
 
     /// The item chunks of a section that is new or whose items changed, reusing the base
