@@ -219,4 +219,26 @@ struct RecordFormatTests {
             nextID = fast.nextID
         }
     }
+
+    @Test("item chunks read strings in place and write the bytes writeString writes")
+    func itemsEncodedInPlace() throws {
+        let large = String(repeating: "long summary ", count: 20)
+        let items: [LogSnapshot.Item] = [
+            .init(id: "small", summary: "tiny"),
+            .init(id: "literal identifier longer than fifteen bytes", summary: nil),
+            .init(id: "heap-\(large.count)" + large, summary: large),
+            .init(id: "é\u{301}ß漢字🙂", summary: ""),
+            .init(id: "", summary: String(decoding: Array("bytes".utf8), as: UTF8.self)),
+        ]
+        var expected = RecordWriter()
+        expected.writeByte(Chunk.Kind.items.rawValue)
+        expected.writeCount(items.count)
+        for item in items {
+            expected.writeString(item.id)
+            expected.writeOptionalString(item.summary)
+        }
+        #expect(Chunk.items(items).content == expected.bytes)
+        let decoded = try Chunk.items(items).content.withUnsafeBytes { try Chunk(content: $0) }
+        #expect(decoded == .items(items))
+    }
 }
