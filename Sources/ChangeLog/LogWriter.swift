@@ -25,8 +25,12 @@ final class LogWriter: Sendable {
     /// What an append request's caller resumes with: its own outcome, and the callers of the
     /// same transaction it resumes in turn (see ``resumeCallers(_:)``).
     struct Resumption: Sendable {
-        var outcome: Result<[AppendedRevision], ChangeLogError>
-        var others: [(continuation: AppendContinuation, outcome: Result<[AppendedRevision], ChangeLogError>)] = []
+        typealias Outcome = Result<[AppendedRevision], ChangeLogError>
+        /// A caller of the transaction and its outcome.
+        typealias Caller = (continuation: AppendContinuation, outcome: Outcome)
+
+        var outcome: Outcome
+        var others: [Caller] = []
 
         /// Resumes the other callers, then returns this caller's revisions or error.
         func finish() throws(ChangeLogError) -> [AppendedRevision] {
@@ -272,7 +276,7 @@ final class LogWriter: Sendable {
         let (cached, previousGroupSize) = state.withLock { ($0.latest, $0.lastGroupSize) }
         let waitDeadline = groupWaitDeadline()
         var jobs = initialJobs
-        var outcomes: [Result<[AppendedRevision], ChangeLogError>] = []
+        var outcomes: [Resumption.Outcome] = []
         var built: UInt64 = 0
         do {
             let latest = try store.environment.write { transaction in
@@ -340,9 +344,7 @@ final class LogWriter: Sendable {
     /// spent before it could take the next requests. From a thread of the executor itself,
     /// the callers queue behind one another and the executor's threads take them without
     /// being woken again.
-    private func resumeCallers(
-        _ callers: [(continuation: AppendContinuation, outcome: Result<[AppendedRevision], ChangeLogError>)]
-    ) {
+    private func resumeCallers(_ callers: [Resumption.Caller]) {
         guard let first = callers.first else { return }
         first.continuation.resume(returning: Resumption(outcome: first.outcome, others: Array(callers.dropFirst())))
     }
