@@ -7,20 +7,6 @@ import Testing
 /// with its exact message.
 @Suite("Apply: FORMAT.md's reference semantics")
 struct ApplyTests {
-    /// Builds a snapshot from `(title, ["id" or "id=summary"])` pairs.
-    static func snapshot(_ sections: [(String, [String])]) -> StringSnapshot {
-        try! StringSnapshot(
-            sections: sections.map { title, items in
-                .init(title: title, items: items.map(item))
-            })
-    }
-
-    /// An item from `"id"` or `"id=summary"`.
-    static func item(_ text: String) -> StringSnapshot.Item {
-        let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
-        return .init(id: parts[0], summary: parts.count > 1 ? parts[1] : nil)
-    }
-
     // MARK: FORMAT.md's example
 
     /// FORMAT.md's changes example, verbatim.
@@ -36,7 +22,7 @@ struct ApplyTests {
 
     /// An *O* for FORMAT.md's example: section 2 ("C") goes, "A" moves from 0 to 3, "B" loses
     /// b4 and b2 (which moves to [2, 5]) and gains y, "D" gains b2.
-    static let formatOld = snapshot([
+    static let formatOld = makeSnapshot([
         ("A", ["a0"]),
         ("B", ["b0", "b1", "b2", "b3=old", "b4"]),
         ("C", ["c0"]),
@@ -44,7 +30,7 @@ struct ApplyTests {
     ])
 
     /// The *N* that FORMAT.md's example gives, with its update read at `to: [1, 3]`.
-    static let formatNew = snapshot([
+    static let formatNew = makeSnapshot([
         ("New", ["x=s"]),
         ("B", ["y=t", "b0", "b1", "b3=u"]),
         ("D", ["d0", "d1", "d2", "d3", "d4", "b2"]),
@@ -75,7 +61,7 @@ struct ApplyTests {
 
     @Test("no changes give the same snapshot; from the empty snapshot every section is inserted")
     func identityAndFromEmpty() throws {
-        let old = Self.snapshot([("A", ["a=1", "b"]), ("", [])])
+        let old = makeSnapshot([("A", ["a=1", "b"]), ("", [])])
         #expect(try old.applying(StringChanges()) == old)
         let fromEmpty = StringChanges(insertedSections: old.sections.enumerated().map { .init(index: $0, section: $1) })
         #expect(try StringSnapshot().applying(fromEmpty) == old)
@@ -84,29 +70,29 @@ struct ApplyTests {
 
     @Test("step 1: removals are in O's coordinates, and a deleted section takes its items")
     func stepOneRemovals() throws {
-        let old = Self.snapshot([("A", ["a", "b", "c", "d"]), ("B", ["e"]), ("C", ["f", "g"])])
+        let old = makeSnapshot([("A", ["a", "b", "c", "d"]), ("B", ["e"]), ("C", ["f", "g"])])
         // [0, 0] and [0, 2] are a and c, not a and d (which an index-shifting reading would give).
         let changes = StringChanges(
             deletedSections: [1], deletedItems: [.init(section: 0, item: 0), .init(section: 0, item: 2)])
-        #expect(try old.applying(changes) == Self.snapshot([("A", ["b", "d"]), ("C", ["f", "g"])]))
+        #expect(try old.applying(changes) == makeSnapshot([("A", ["b", "d"]), ("C", ["f", "g"])]))
         // Listing order does not matter.
         var reversed = changes
         reversed.deletedItems.reverse()
-        #expect(try old.applying(reversed) == Self.snapshot([("A", ["b", "d"]), ("C", ["f", "g"])]))
+        #expect(try old.applying(reversed) == makeSnapshot([("A", ["b", "d"]), ("C", ["f", "g"])]))
     }
 
     @Test("step 1: a moved item keeps its identifier and summary")
     func stepOneMovedItemsTravel() throws {
-        let old = Self.snapshot([("A", ["a=1", "b=2"]), ("B", ["c"])])
+        let old = makeSnapshot([("A", ["a=1", "b=2"]), ("B", ["c"])])
         let changes = StringChanges(movedItems: [
             .init(from: .init(section: 0, item: 0), to: .init(section: 1, item: 1))
         ])
-        #expect(try old.applying(changes) == Self.snapshot([("A", ["b=2"]), ("B", ["c", "a=1"])]))
+        #expect(try old.applying(changes) == makeSnapshot([("A", ["b=2"]), ("B", ["c", "a=1"])]))
     }
 
     @Test("step 2: inserted at index, moved at to, other survivors fill free slots in O order")
     func stepTwoSectionSlots() throws {
-        let old = Self.snapshot([("A", ["a"]), ("B", []), ("C", ["c"]), ("D", []), ("E", ["e"])])
+        let old = makeSnapshot([("A", ["a"]), ("B", []), ("C", ["c"]), ("D", []), ("E", ["e"])])
         let changes = StringChanges(
             deletedSections: [1],
             insertedSections: [.init(index: 0, section: .init(title: "X", items: [.init(id: "x", summary: "s")]))],
@@ -114,33 +100,33 @@ struct ApplyTests {
         // 5 - 1 + 1 slots: [X, D, _, _, _]; A, C, E fill the rest in O order.
         #expect(
             try old.applying(changes)
-                == Self.snapshot([("X", ["x=s"]), ("D", []), ("A", ["a"]), ("C", ["c"]), ("E", ["e"])]))
+                == makeSnapshot([("X", ["x=s"]), ("D", []), ("A", ["a"]), ("C", ["c"]), ("E", ["e"])]))
     }
 
     @Test("step 2: a moved section keeps its items, and item paths follow it")
     func stepTwoMovedSectionItems() throws {
-        let old = Self.snapshot([("A", ["a", "b"]), ("B", ["c"])])
+        let old = makeSnapshot([("A", ["a", "b"]), ("B", ["c"])])
         // A moves to 1; b (O [0, 1]) moves to N [0, 0], which is section B now.
         let changes = StringChanges(
             movedSections: [.init(from: 0, to: 1)],
             movedItems: [.init(from: .init(section: 0, item: 1), to: .init(section: 0, item: 0))])
-        #expect(try old.applying(changes) == Self.snapshot([("B", ["b", "c"]), ("A", ["a"])]))
+        #expect(try old.applying(changes) == makeSnapshot([("B", ["b", "c"]), ("A", ["a"])]))
     }
 
     @Test("step 3: inserted at at, moved at to, the items that stayed fill free slots in O order")
     func stepThreeItemSlots() throws {
-        let old = Self.snapshot([("A", ["a", "b", "c", "d", "e"])])
+        let old = makeSnapshot([("A", ["a", "b", "c", "d", "e"])])
         let changes = StringChanges(
             deletedItems: [.init(section: 0, item: 1)],
             insertedItems: [.init(at: .init(section: 0, item: 0), id: "y", summary: nil)],
             movedItems: [.init(from: .init(section: 0, item: 4), to: .init(section: 0, item: 2))])
         // 3 stay (a, c, d) + 2 arrive: [y, _, e, _, _].
-        #expect(try old.applying(changes) == Self.snapshot([("A", ["y", "a", "e", "c", "d"])]))
+        #expect(try old.applying(changes) == makeSnapshot([("A", ["y", "a", "e", "c", "d"])]))
     }
 
     @Test("step 3: sizes are what stayed plus what arrives, across sections")
     func stepThreeAcrossSections() throws {
-        let old = Self.snapshot([("A", ["a", "b"]), ("B", []), ("C", ["c"])])
+        let old = makeSnapshot([("A", ["a", "b"]), ("B", []), ("C", ["c"])])
         let changes = StringChanges(
             deletedSections: [2],
             insertedSections: [.init(index: 1, section: .init(title: "N", items: [.init(id: "c")]))],
@@ -148,12 +134,12 @@ struct ApplyTests {
                 .init(from: .init(section: 0, item: 0), to: .init(section: 2, item: 0)),
                 .init(from: .init(section: 0, item: 1), to: .init(section: 2, item: 1)),
             ])
-        #expect(try old.applying(changes) == Self.snapshot([("A", []), ("N", ["c"]), ("B", ["a", "b"])]))
+        #expect(try old.applying(changes) == makeSnapshot([("A", []), ("N", ["c"]), ("B", ["a", "b"])]))
     }
 
     @Test("step 4: an update sets the summary at its to, including nil and a moved item's")
     func stepFourUpdates() throws {
-        let old = Self.snapshot([("A", ["a=1", "b=1", "c"])])
+        let old = makeSnapshot([("A", ["a=1", "b=1", "c"])])
         let changes = StringChanges(
             deletedItems: [.init(section: 0, item: 0)],
             movedItems: [.init(from: .init(section: 0, item: 2), to: .init(section: 0, item: 0))],
@@ -161,7 +147,7 @@ struct ApplyTests {
                 .init(from: .init(section: 0, item: 1), to: .init(section: 0, item: 1), summary: nil),
                 .init(from: .init(section: 0, item: 2), to: .init(section: 0, item: 0), summary: "2"),
             ])
-        #expect(try old.applying(changes) == Self.snapshot([("A", ["c=2", "b"])]))
+        #expect(try old.applying(changes) == makeSnapshot([("A", ["c=2", "b"])]))
     }
 
     // MARK: Validity rules
@@ -177,7 +163,7 @@ struct ApplyTests {
     }
 
     /// Counts [3, 2, 1].
-    static let base = snapshot([("A", ["a", "b", "c"]), ("B", ["d", "e"]), ("C", ["f"])])
+    static let base = makeSnapshot([("A", ["a", "b", "c"]), ("B", ["d", "e"]), ("C", ["f"])])
 
     static func path(_ section: Int, _ item: Int) -> ItemPath { ItemPath(section: section, item: item) }
     static func insertedSection(_ index: Int, _ title: String) -> StringChanges.SectionInsertion {
@@ -374,7 +360,7 @@ struct ApplyTests {
             updatedItems: [Self.update(Self.path(0, 0), Self.path(0, 2))])
         #expect(
             try Self.base.applying(changes)
-                == Self.snapshot([("A", ["b", "c", "a=new"]), ("B", ["d", "e"]), ("C", ["f"])]))
+                == makeSnapshot([("A", ["b", "c", "a=new"]), ("B", ["d", "e"]), ("C", ["f"])]))
         let violation = changes.violation(oldItemCounts: Self.base.itemCounts, refusingUpdatesOfMovedItems: true)
         #expect(violation == .updatedItemMoved(from: Self.path(0, 0), to: Self.path(0, 2)))
         #expect(

@@ -14,19 +14,6 @@ struct DiffTests {
         var testDescription: String { name }
     }
 
-    /// Builds a snapshot from `(title, ["id" or "id=summary"])` pairs.
-    static func snapshot(_ sections: [(String, [String])]) -> StringSnapshot {
-        try! StringSnapshot(
-            sections: sections.map { title, items in
-                .init(
-                    title: title,
-                    items: items.map { item in
-                        let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
-                        return .init(id: parts[0], summary: parts.count > 1 ? parts[1] : nil)
-                    })
-            })
-    }
-
     static let cases: [Case] = [
         Case(name: "identical", old: [("A", ["a", "b"])], new: [("A", ["a", "b"])], expected: ""),
         Case(
@@ -80,8 +67,8 @@ struct DiffTests {
 
     @Test(arguments: cases)
     func namedCase(_ testCase: Case) throws {
-        let old = Self.snapshot(testCase.old)
-        let new = Self.snapshot(testCase.new)
+        let old = makeSnapshot(testCase.old)
+        let new = makeSnapshot(testCase.new)
         let changes = old.changes(to: new)
         #expect(describe(changes) == testCase.expected)
         #expect(try old.applying(changes) == new)
@@ -89,7 +76,7 @@ struct DiffTests {
 
     @Test("FORMAT.md's rule: the first revision inserts every section with its items")
     func firstRevision() throws {
-        let new = Self.snapshot([("One", ["a=1", "c"]), ("Two", ["b"])])
+        let new = makeSnapshot([("One", ["a=1", "c"]), ("Two", ["b"])])
         let changes = StringSnapshot().changes(to: new)
         #expect(changes.insertedSections.map(\.index) == [0, 1])
         #expect(changes.insertedSections.map(\.section) == new.sections)

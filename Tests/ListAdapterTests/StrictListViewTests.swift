@@ -8,7 +8,7 @@ import Testing
 struct StrictListViewTests {
     typealias View = StrictListView<String, String>
 
-    static func snapshot(_ sections: [(String, [String])]) -> StringSnapshot { ApplyTests.snapshot(sections) }
+    static func snapshot(_ sections: [(String, [String])]) -> StringSnapshot { makeSnapshot(sections) }
     static func path(_ section: Int, _ item: Int) -> ItemPath { ItemPath(section: section, item: item) }
 
     /// A data source's snapshot with these row counts; its identifiers match nothing shown, which
