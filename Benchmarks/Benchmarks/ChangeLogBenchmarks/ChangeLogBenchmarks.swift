@@ -146,6 +146,20 @@ let benchmarks: @Sendable () -> Void = {
 
     // MARK: Import: many revisions in one transaction
 
+    /// Puts `revisionsPerBatch` copies of the raw state's value in one durable transaction,
+    /// reporting puts/s and the value bytes/s under `bytesMetric`.
+    func putBatch(_ benchmark: Benchmark, bytesMetric: BenchmarkMetric) async throws {
+        let state = rawWriting.value
+        benchmark.startMeasurement()
+        let elapsed = try await nanoseconds {
+            try state.raw.putInOneTransaction(count: revisionsPerBatch, value: state.value)
+        }
+        benchmark.stopMeasurement()
+        benchmark.measurement(revisionsPerSecond, rate(revisionsPerBatch, elapsed))
+        benchmark.measurement(bytesMetric, kilobytesPerSecond(revisionsPerBatch * state.value.count, elapsed))
+        benchmark.measurement(valueBytes, state.value.count)
+    }
+
     Benchmark(
         "import: append(contentsOf:) \(revisionsPerBatch) revisions in one durable transaction",
         configuration: .init(
@@ -177,15 +191,7 @@ let benchmarks: @Sendable () -> Void = {
             metrics: [.wallClock, revisionsPerSecond, storedBytesPerSecond, valueBytes], timeUnits: .milliseconds,
             maxIterations: 40)
     ) { benchmark in
-        let state = rawWriting.value
-        benchmark.startMeasurement()
-        let elapsed = try await nanoseconds {
-            try state.raw.putInOneTransaction(count: revisionsPerBatch, value: state.value)
-        }
-        benchmark.stopMeasurement()
-        benchmark.measurement(revisionsPerSecond, rate(revisionsPerBatch, elapsed))
-        benchmark.measurement(storedBytesPerSecond, kilobytesPerSecond(revisionsPerBatch * state.value.count, elapsed))
-        benchmark.measurement(valueBytes, state.value.count)
+        try await putBatch(benchmark, bytesMetric: storedBytesPerSecond)
     } setup: {
         let size = try await measureBytesPerRevision(revisions: revisionsPerBatch, batched: true)
         rawWriting.set(try makeRawState("rawimport", valueSize: size))
@@ -199,15 +205,7 @@ let benchmarks: @Sendable () -> Void = {
             metrics: [.wallClock, revisionsPerSecond, jsonBytesPerSecond, valueBytes], timeUnits: .milliseconds,
             maxIterations: 20)
     ) { benchmark in
-        let state = rawWriting.value
-        benchmark.startMeasurement()
-        let elapsed = try await nanoseconds {
-            try state.raw.putInOneTransaction(count: revisionsPerBatch, value: state.value)
-        }
-        benchmark.stopMeasurement()
-        benchmark.measurement(revisionsPerSecond, rate(revisionsPerBatch, elapsed))
-        benchmark.measurement(jsonBytesPerSecond, kilobytesPerSecond(revisionsPerBatch * state.value.count, elapsed))
-        benchmark.measurement(valueBytes, state.value.count)
+        try await putBatch(benchmark, bytesMetric: jsonBytesPerSecond)
     } setup: {
         var workload = ChurnWorkload()
         let snapshots = workload.next(revisionsPerBatch)
