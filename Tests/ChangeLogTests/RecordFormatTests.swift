@@ -183,7 +183,7 @@ struct RecordFormatTests {
         }
         var sections = (0..<10).map { LogSnapshot.Section(title: "S\($0)", items: (0..<100).map { _ in item() }) }
         var history: [LogSnapshot] = []
-        for _ in 0..<100 {
+        for round in 0..<100 {
             for _ in 0..<4 {
                 let (section, index) = (
                     Int.random(in: 0..<10, using: &generator), Int.random(in: 0..<90, using: &generator)
@@ -201,6 +201,13 @@ struct RecordFormatTests {
             sections[target].items.insert(item(), at: Int.random(in: 0..<90, using: &generator))
             sections[Int.random(in: 0..<10, using: &generator)].items.remove(
                 at: Int.random(in: 0..<90, using: &generator))
+            // Edits at a section's ends, where the items it shares with the base end.
+            switch round % 4 {
+            case 0: sections[Int.random(in: 0..<10, using: &generator)].items.insert(item(), at: 0)
+            case 1: sections[Int.random(in: 0..<10, using: &generator)].items.append(item())
+            case 2: sections[Int.random(in: 0..<10, using: &generator)].items.removeLast()
+            default: sections[Int.random(in: 0..<10, using: &generator)].items.removeFirst()
+            }
             history.append(try LogSnapshot(sections: sections))
         }
         history += RandomHistory.snapshots(seed: 7, count: 300)

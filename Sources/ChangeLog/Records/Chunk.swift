@@ -25,21 +25,33 @@ enum Chunk: Hashable, Sendable {
         case .items(let items):
             items.withUnsafeBufferPointer { Self.writeItems($0, in: $0.indices, to: &writer) }
         case .section(let title, let itemCount, let itemChunks):
-            writer.writeByte(Kind.section.rawValue)
-            writer.writeString(title)
-            writer.writeCount(itemCount)
-            writer.writeCount(itemChunks.count)
-            for id in itemChunks {
-                writer.writeVarint(id)
-            }
+            Self.writeSection(title: title, itemCount: itemCount, itemChunks: itemChunks, to: &writer)
         case .sections(let sectionChunks):
-            writer.writeByte(Kind.sections.rawValue)
-            writer.writeCount(sectionChunks.count)
-            for id in sectionChunks {
-                writer.writeVarint(id)
-            }
+            Self.writeSections(sectionChunks, to: &writer)
         }
         return writer.bytes
+    }
+
+    /// Writes the content of a section chunk, without building the chunk.
+    static func writeSection(
+        title: String, itemCount: Int, itemChunks: some Collection<UInt64>, to writer: inout RecordWriter
+    ) {
+        writer.writeByte(Kind.section.rawValue)
+        writer.writeString(title)
+        writer.writeCount(itemCount)
+        writer.writeCount(itemChunks.count)
+        for id in itemChunks {
+            writer.writeVarint(id)
+        }
+    }
+
+    /// Writes the content of a section-run chunk, without building the chunk.
+    static func writeSections(_ sectionChunks: some Collection<UInt64>, to writer: inout RecordWriter) {
+        writer.writeByte(Kind.sections.rawValue)
+        writer.writeCount(sectionChunks.count)
+        for id in sectionChunks {
+            writer.writeVarint(id)
+        }
     }
 
     /// Writes the content of an item chunk holding `items[range]`, without building the chunk.

@@ -27,37 +27,38 @@ struct ChunkPlanner {
             switch cutSection {
             case .unchanged(let stored):
                 sections.append(stored)
-            case .changed(let cutChunks):
+            case .changed(let cutChunks, let baseOffset):
                 var itemChunks: [StoredChunk] = []
                 itemChunks.reserveCapacity(cutChunks.count)
-                var ids: [UInt64] = []
-                ids.reserveCapacity(cutChunks.count)
                 for cutChunk in cutChunks {
-                    var stored: StoredChunk
                     switch cutChunk {
                     case .stored(let chunk):
-                        stored = chunk
+                        itemChunks.append(chunk)
                     case .new(let content, let fingerprint, let itemCount):
                         // The cut already looked the content up among the base section's.
-                        stored = chunk(for: content, fingerprint: fingerprint, known: [])
+                        var stored = chunk(for: content, fingerprint: fingerprint, known: [StoredChunk]?.none)
                         stored.itemCount = itemCount
+                        itemChunks.append(stored)
                     }
-                    itemChunks.append(stored)
-                    ids.append(stored.id)
                 }
-                let content = Chunk.section(title: section.title, itemCount: section.items.count, itemChunks: ids)
-                    .content
-                let knownSection = base.snapshot.sectionOffset(titled: section.title).map { [base.sections[$0].chunk] }
+                // Room for the title, the counts, the identifiers and the checksum.
+                var writer = RecordWriter(capacity: section.title.utf8.count + 10 * itemChunks.count + 32)
+                Chunk.writeSection(
+                    title: section.title, itemCount: section.items.count, itemChunks: itemChunks.lazy.map(\.id),
+                    to: &writer)
+                let content = writer.takeBytes()
+                let knownSection = baseOffset.map { CollectionOfOne(base.sections[$0].chunk) }
                 sections.append(
                     StoredSection(
-                        chunk: chunk(
-                            for: content, fingerprint: ContentHash.fingerprint(content), known: knownSection ?? []),
+                        chunk: chunk(for: content, fingerprint: ContentHash.fingerprint(content), known: knownSection),
                         itemChunks: itemChunks))
             }
         }
         var runs: [StoredChunk] = []
         for run in SnapshotCut.sectionRuns(of: snapshot.sections) {
-            let content = Chunk.sections(sections[run].map(\.chunk.id)).content
+            var writer = RecordWriter(capacity: 10 * run.count + 24)
+            Chunk.writeSections(sections[run].lazy.map(\.chunk.id), to: &writer)
+            let content = writer.takeBytes()
             runs.append(chunk(for: content, fingerprint: ContentHash.fingerprint(content), known: base.runs))
         }
         return StoredSnapshot(snapshot: snapshot, sections: sections, runs: runs)
@@ -66,9 +67,9 @@ struct ChunkPlanner {
     /// The chunk holding `content`: one of `known` (a handful) with the same fingerprint,
     /// otherwise a new one.
     private mutating func chunk(
-        for content: consuming [UInt8], fingerprint: Fingerprint, known: some BidirectionalCollection<StoredChunk>
+        for content: consuming [UInt8], fingerprint: Fingerprint, known: (some BidirectionalCollection<StoredChunk>)?
     ) -> StoredChunk {
-        if let match = known.last(where: { $0.fingerprint == fingerprint }) {
+        if let match = known?.last(where: { $0.fingerprint == fingerprint }) {
             return StoredChunk(id: match.id, fingerprint: fingerprint)
         }
         let id = nextID

@@ -7,6 +7,14 @@ struct RecordWriter {
         bytes.reserveCapacity(capacity)
     }
 
+    /// Takes the bytes written so far out of the writer, which is left empty: the array stays
+    /// uniquely referenced, so the caller can append to it (a checksum) without a copy.
+    mutating func takeBytes() -> [UInt8] {
+        var taken: [UInt8] = []
+        swap(&taken, &bytes)
+        return taken
+    }
+
     mutating func writeByte(_ byte: UInt8) {
         bytes.append(byte)
     }

@@ -33,8 +33,9 @@ struct SnapshotCut: Sendable {
         /// The base's section of the same title holds the same items, byte for byte: its
         /// section chunk and item chunks are reused as they are.
         case unchanged(StoredSection)
-        /// The section's item chunks, in order.
-        case changed([ItemChunk])
+        /// The section's item chunks, in order, and the offset of the base's section of the
+        /// same title, if there is one.
+        case changed([ItemChunk], baseOffset: Int?)
     }
 
     /// An item chunk as cut.
@@ -60,26 +61,76 @@ struct SnapshotCut: Sendable {
     init(_ snapshot: LogSnapshot, against base: StoredSnapshot) {
         var sections: [Section] = []
         sections.reserveCapacity(snapshot.sections.count)
-        for section in snapshot.sections {
-            guard let baseOffset = base.snapshot.sectionOffset(titled: section.title) else {
-                sections.append(.changed(Self.itemChunks(of: section.items, base: [], baseStored: nil)))
+        for (offset, section) in snapshot.sections.enumerated() {
+            guard let baseOffset = Self.baseOffset(of: section.title, at: offset, in: base.snapshot) else {
+                sections.append(
+                    .changed(Self.itemChunks(of: section.items, base: [], baseStored: nil), baseOffset: nil))
                 continue
             }
             let baseItems = base.snapshot.sections[baseOffset].items
-            if Self.sameBytes(baseItems, section.items) {
+            let shared = SharedItems(section.items, baseItems)
+            if shared.prefix == section.items.count, shared.prefix == baseItems.count {
                 sections.append(.unchanged(base.sections[baseOffset]))
                 continue
             }
-            sections.append(
-                .changed(Self.itemChunks(of: section.items, base: baseItems, baseStored: base.sections[baseOffset])))
+            let chunks = Self.itemChunks(
+                of: section.items, base: baseItems, baseStored: base.sections[baseOffset], shared: shared)
+            sections.append(.changed(chunks, baseOffset: baseOffset))
         }
         self.sections = sections
     }
 
+    /// The offset of the base's section titled `title`: usually the same offset, whose title is
+    /// then recognised by its bits, without hashing it.
+    private static func baseOffset(of title: String, at offset: Int, in base: LogSnapshot) -> Int? {
+        if offset < base.sections.count, sameBits(base.sections[offset].title, title) {
+            return offset
+        }
+        return base.sectionOffset(titled: title)
+    }
+
+    /// How many items a section shares with the base's section of the same title, by their
+    /// bits (so byte for byte): at its start, and at its end after those.
+    struct SharedItems {
+        /// The items at the same offsets from the start.
+        var prefix = 0
+        /// The items at the same offsets from the end, outside the prefix.
+        var suffix = 0
+
+        init() {}
+
+        init(_ items: [LogSnapshot.Item], _ baseItems: [LogSnapshot.Item]) {
+            items.withUnsafeBufferPointer { items in
+                baseItems.withUnsafeBufferPointer { baseItems in
+                    let shorter = min(items.count, baseItems.count)
+                    guard shorter > 0, let new = items.baseAddress, let old = baseItems.baseAddress else { return }
+                    if new == old {
+                        prefix = shorter
+                        return
+                    }
+                    while prefix < shorter, identicalBits(new + prefix, old + prefix) {
+                        prefix += 1
+                    }
+                    let newLast = new + (items.count - 1)
+                    let oldLast = old + (baseItems.count - 1)
+                    while suffix < shorter - prefix, identicalBits(newLast - suffix, oldLast - suffix) {
+                        suffix += 1
+                    }
+                }
+            }
+        }
+    }
+
     /// The item chunks of a section that is new or whose items changed, reusing the base
     /// section's (see ``init(_:against:)``).
+    ///
+    /// The base chunks inside the items `shared` at the start are taken without looking at
+    /// their items again, and so are the base chunks from the first one that starts where a cut
+    /// starts inside the items shared at the end. Between the two, each cut is compared with the
+    /// base chunk starting with the same item, if any.
     private static func itemChunks(
-        of sectionItems: [LogSnapshot.Item], base baseItems: [LogSnapshot.Item], baseStored: StoredSection?
+        of sectionItems: [LogSnapshot.Item], base baseItems: [LogSnapshot.Item], baseStored: StoredSection?,
+        shared: SharedItems = SharedItems()
     ) -> [ItemChunk] {
         let baseChunks = baseStored?.itemChunks ?? []
         // Where each base item chunk starts in `baseItems`; empty when the counts are unknown.
@@ -101,7 +152,36 @@ struct SnapshotCut: Sendable {
             baseItems.withUnsafeBufferPointer { baseItems in
                 var start = 0
                 var nextBase = 0
+                // A base section's last chunk may have ended with the section rather than at a
+                // cut: it is reused only where the new section ends at the same place.
+                func reusable(_ index: Int, endingAt end: Int) -> Bool {
+                    index < baseChunks.count - 1 || end == items.count
+                }
+                if !baseStarts.isEmpty {
+                    while nextBase < baseChunks.count {
+                        let end = baseStarts[nextBase] + baseChunks[nextBase].itemCount
+                        guard end <= shared.prefix, reusable(nextBase, endingAt: end) else { break }
+                        chunks.append(.stored(baseChunks[nextBase]))
+                        start = end
+                        nextBase += 1
+                    }
+                }
+                let sharedEnd = items.count - shared.suffix
+                let shift = items.count - baseItems.count
                 while start < items.count {
+                    if !baseStarts.isEmpty, start >= sharedEnd {
+                        // Inside the shared end, a base chunk starting at the same distance from
+                        // the end starts a run of chunks that are all the same.
+                        while nextBase < baseChunks.count, baseStarts[nextBase] < start - shift {
+                            nextBase += 1
+                        }
+                        if nextBase < baseChunks.count, baseStarts[nextBase] == start - shift {
+                            for index in nextBase..<baseChunks.count {
+                                chunks.append(.stored(baseChunks[index]))
+                            }
+                            break
+                        }
+                    }
                     if let reused = reusableChunk(
                         at: start, of: items, base: baseItems, baseStarts: baseStarts, baseChunks: baseChunks,
                         from: &nextBase)
@@ -115,7 +195,7 @@ struct SnapshotCut: Sendable {
                     // the content lives until the writer stores it.
                     var writer = RecordWriter(capacity: itemBytes + 4 * (end - start) + 24)
                     Chunk.writeItems(items, in: start..<end, to: &writer)
-                    let content = writer.bytes
+                    let content = writer.takeBytes()
                     let fingerprint = ContentHash.fingerprint(content)
                     if let match = baseChunks.last(where: { $0.fingerprint == fingerprint }) {
                         chunks.append(
@@ -158,24 +238,9 @@ struct SnapshotCut: Sendable {
         return nil
     }
 
-    /// Whether two item lists are the same byte for byte. Swift's `==` on strings treats
-    /// canonically equivalent strings (a precomposed "é" and "e" + U+0301) as equal; reusing a
-    /// chunk on that basis would store the old bytes for the new snapshot.
-    static func sameBytes(_ lhs: [LogSnapshot.Item], _ rhs: [LogSnapshot.Item]) -> Bool {
-        guard lhs.count == rhs.count else { return false }
-        return lhs.withUnsafeBufferPointer { left in
-            rhs.withUnsafeBufferPointer { right in
-                // The same storage holds the same bytes.
-                if left.baseAddress == right.baseAddress { return true }
-                for offset in left.indices where !sameBytes(left, offset, right, offset) {
-                    return false
-                }
-                return true
-            }
-        }
-    }
-
-    /// Whether `lhs[left]` and `rhs[right]` are the same byte for byte. Items whose bits are the
+    /// Whether `lhs[left]` and `rhs[right]` are the same byte for byte. Swift's `==` on strings
+    /// treats canonically equivalent strings (a precomposed "é" and "e" + U+0301) as equal;
+    /// reusing a chunk on that basis would store the old bytes for the new snapshot. Items whose bits are the
     /// same (strings shared with the previous snapshot) are compared without copying them,
     /// which would retain and release their strings.
     @inline(__always)
@@ -197,13 +262,19 @@ struct SnapshotCut: Sendable {
         }
     }
 
+    /// Whether two strings have the same representation, hence the same bytes.
+    @inline(__always)
+    static func sameBits(_ lhs: String, _ rhs: String) -> Bool {
+        unsafeBitCast(lhs, to: (UInt64, UInt64).self) == unsafeBitCast(rhs, to: (UInt64, UInt64).self)
+    }
+
     /// Whether two strings hold the same UTF-8 bytes. Two strings whose representations are
     /// bit for bit the same hold the same bytes (a small string holds its bytes inline, a large
     /// one points to the same immutable storage), which spares the byte comparison for the
     /// strings a new snapshot shares with the previous one.
     @inline(__always)
     static func sameBytes(_ lhs: String, _ rhs: String) -> Bool {
-        if unsafeBitCast(lhs, to: (UInt64, UInt64).self) == unsafeBitCast(rhs, to: (UInt64, UInt64).self) {
+        if sameBits(lhs, rhs) {
             return true
         }
         guard lhs.utf8.count == rhs.utf8.count else { return false }
