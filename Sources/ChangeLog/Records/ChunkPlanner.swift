@@ -36,7 +36,7 @@ struct ChunkPlanner {
                         itemChunks.append(chunk)
                     case .new(let content, let fingerprint, let itemCount):
                         // The cut already looked the content up among the base section's.
-                        var stored = chunk(for: content, fingerprint: fingerprint, known: [StoredChunk]?.none)
+                        var stored = chunk(for: content, fingerprint: fingerprint, known: [])
                         stored.itemCount = itemCount
                         itemChunks.append(stored)
                     }
@@ -47,7 +47,7 @@ struct ChunkPlanner {
                     title: section.title, itemCount: section.items.count, itemChunks: itemChunks.lazy.map(\.id),
                     to: &writer)
                 let content = writer.takeBytes()
-                let knownSection = baseOffset.map { CollectionOfOne(base.sections[$0].chunk) }
+                let knownSection = baseOffset.map { [base.sections[$0].chunk] } ?? []
                 sections.append(
                     StoredSection(
                         chunk: chunk(for: content, fingerprint: ContentHash.fingerprint(content), known: knownSection),
@@ -67,9 +67,9 @@ struct ChunkPlanner {
     /// The chunk holding `content`: one of `known` (a handful) with the same fingerprint,
     /// otherwise a new one.
     private mutating func chunk(
-        for content: consuming [UInt8], fingerprint: Fingerprint, known: (some BidirectionalCollection<StoredChunk>)?
+        for content: consuming [UInt8], fingerprint: Fingerprint, known: some BidirectionalCollection<StoredChunk>
     ) -> StoredChunk {
-        if let match = known?.last(where: { $0.fingerprint == fingerprint }) {
+        if let match = known.last(where: { $0.fingerprint == fingerprint }) {
             return StoredChunk(id: match.id, fingerprint: fingerprint)
         }
         let id = nextID
