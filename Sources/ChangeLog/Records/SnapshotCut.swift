@@ -152,15 +152,12 @@ struct SnapshotCut: Sendable {
             baseItems.withUnsafeBufferPointer { baseItems in
                 var start = 0
                 var nextBase = 0
-                // A base section's last chunk may have ended with the section rather than at a
-                // cut: it is reused only where the new section ends at the same place.
-                func reusable(_ index: Int, endingAt end: Int) -> Bool {
-                    index < baseChunks.count - 1 || end == items.count
-                }
                 if !baseStarts.isEmpty {
                     while nextBase < baseChunks.count {
                         let end = baseStarts[nextBase] + baseChunks[nextBase].itemCount
-                        guard end <= shared.prefix, reusable(nextBase, endingAt: end) else { break }
+                        guard end <= shared.prefix,
+                            mayReuse(nextBase, of: baseChunks.count, endingAt: end, sectionEnd: items.count)
+                        else { break }
                         chunks.append(.stored(baseChunks[nextBase]))
                         start = end
                         nextBase += 1
@@ -210,10 +207,17 @@ struct SnapshotCut: Sendable {
         return chunks
     }
 
+    /// Whether base chunk `index` of `count`, taken where it would end at `end`, may be reused: a
+    /// base section's last chunk may have ended with the section rather than at a cut, so it is
+    /// reused only where the new section ends at the same place (`sectionEnd`).
+    @inline(__always)
+    private static func mayReuse(_ index: Int, of count: Int, endingAt end: Int, sectionEnd: Int) -> Bool {
+        index < count - 1 || end == sectionEnd
+    }
+
     /// The base item chunk that the run starting at `start` would reproduce, if one of the next
-    /// few base chunks (from `nextBase`) starts with the same item and holds the same bytes;
-    /// `nextBase` moves past it. A base section's last chunk may have ended with the section
-    /// rather than at a cut, so it is reused only where the new section ends too.
+    /// few base chunks (from `nextBase`) starts with the same item and holds the same bytes
+    /// (and ``mayReuse(_:of:endingAt:sectionEnd:)``); `nextBase` moves past it.
     private static func reusableChunk(
         at start: Int, of items: UnsafeBufferPointer<LogSnapshot.Item>,
         base: UnsafeBufferPointer<LogSnapshot.Item>, baseStarts: [Int], baseChunks: [StoredChunk],
@@ -228,7 +232,9 @@ struct SnapshotCut: Sendable {
             guard sameBytes(base[baseStart].id, first) else { continue }
             let count = baseChunks[candidate].itemCount
             guard start + count <= items.count else { return nil }
-            if candidate == baseChunks.count - 1, start + count != items.count { return nil }
+            guard mayReuse(candidate, of: baseChunks.count, endingAt: start + count, sectionEnd: items.count) else {
+                return nil
+            }
             for offset in 0..<count where !sameBytes(base, baseStart + offset, items, start + offset) {
                 return nil
             }
@@ -240,9 +246,9 @@ struct SnapshotCut: Sendable {
 
     /// Whether `lhs[left]` and `rhs[right]` are the same byte for byte. Swift's `==` on strings
     /// treats canonically equivalent strings (a precomposed "é" and "e" + U+0301) as equal;
-    /// reusing a chunk on that basis would store the old bytes for the new snapshot. Items whose bits are the
-    /// same (strings shared with the previous snapshot) are compared without copying them,
-    /// which would retain and release their strings.
+    /// reusing a chunk on that basis would store the old bytes for the new snapshot. Items whose
+    /// bits are the same (strings shared with the previous snapshot) are compared without
+    /// copying them, which would retain and release their strings.
     @inline(__always)
     static func sameBytes(
         _ lhs: UnsafeBufferPointer<LogSnapshot.Item>, _ left: Int, _ rhs: UnsafeBufferPointer<LogSnapshot.Item>,
