@@ -15,6 +15,7 @@ let package = Package(
         .executableTarget(
             name: "DiffBenchmarks",
             dependencies: [
+                "BenchmarkSupport",
                 .product(name: "Benchmark", package: "package-benchmark"),
                 .product(name: "ListAdapter", package: "ListChangeLog"),
             ],
@@ -24,6 +25,7 @@ let package = Package(
         .executableTarget(
             name: "ChangeLogBenchmarks",
             dependencies: [
+                "BenchmarkSupport",
                 "RawLMDB",
                 .product(name: "Benchmark", package: "package-benchmark"),
                 .product(name: "ChangeLog", package: "ListChangeLog"),
@@ -41,6 +43,8 @@ let package = Package(
             providers: [.apt(["liblmdb-dev"]), .brew(["lmdb"])]
         ),
         .target(name: "RawLMDB", dependencies: ["CLMDBRaw"], path: "RawLMDB"),
+        // What the benchmark targets share: the fixed-seed generator of their workloads.
+        .target(name: "BenchmarkSupport", path: "BenchmarkSupport"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import ChangeLog
 import Foundation
 import Synchronization

@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import ListAdapter
 
 /// The diff benchmarks' data: an old list and a new one made from it by deleting, inserting,
@@ -112,18 +113,5 @@ struct DiffWorkload {
             if low == tails.count { tails.append(value) } else { tails[low] = value }
         }
         return tails.count
-    }
-}
-
-/// A fixed-seed generator so that every run measures the same data.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
