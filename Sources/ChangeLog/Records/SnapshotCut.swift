@@ -30,8 +30,8 @@ enum ChunkingPolicy {
 struct SnapshotCut: Sendable {
     /// A section as cut, parallel to the snapshot's sections.
     enum Section: Sendable {
-        /// The base's section of the same title holds the same items, byte for byte: its
-        /// section chunk and item chunks are reused as they are.
+        /// The base's section of the same title holds the same title and items, byte for
+        /// byte: its section chunk and item chunks are reused as they are.
         case unchanged(StoredSection)
         /// The section's item chunks, in order, and the offset of the base's section of the
         /// same title, if there is one.
@@ -67,12 +67,17 @@ struct SnapshotCut: Sendable {
                     .changed(Self.itemChunks(of: section.items, base: [], baseStored: nil), baseOffset: nil))
                 continue
             }
-            let baseItems = base.snapshot.sections[baseOffset].items
-            let shared = SharedItems(section.items, baseItems)
-            if shared.prefix == section.items.count, shared.prefix == baseItems.count {
+            let baseSection = base.snapshot.sections[baseOffset]
+            let shared = SharedItems(section.items, baseSection.items)
+            // The section chunk holds the title: a title equal to the base's but spelled with
+            // other bytes (another Unicode normalization) needs a chunk of its own.
+            if shared.prefix == section.items.count, shared.prefix == baseSection.items.count,
+                Self.sameBytes(section.title, baseSection.title)
+            {
                 sections.append(.unchanged(base.sections[baseOffset]))
                 continue
             }
+            let baseItems = baseSection.items
             let chunks = Self.itemChunks(
                 of: section.items, base: baseItems, baseStored: base.sections[baseOffset], shared: shared)
             sections.append(.changed(chunks, baseOffset: baseOffset))
@@ -80,8 +85,9 @@ struct SnapshotCut: Sendable {
         self.sections = sections
     }
 
-    /// The offset of the base's section titled `title`: usually the same offset, whose title is
-    /// then recognised by its bits, without hashing it.
+    /// The offset of the base's section titled `title` by Swift's string equality (canonical
+    /// equivalence, as section identity is): usually the same offset, whose title is then
+    /// recognised by its bits, without hashing it.
     private static func baseOffset(of title: String, at offset: Int, in base: LogSnapshot) -> Int? {
         if offset < base.sections.count, sameBits(base.sections[offset].title, title) {
             return offset
