@@ -1,6 +1,7 @@
 import CLMDB
 import Foundation
 import ListAdapter
+import Synchronization
 import Testing
 
 @testable import ChangeLog
@@ -39,6 +40,56 @@ struct MapResizeTests {
                 for try await _ in group {}
             }
             #expect(log.store.environment.info().mapSize > initial)
+        }
+    }
+
+    /// `mdb_env_info` reads LMDB's meta pages, inside the map, which a resize in another thread
+    /// (growing it, or adopting another process's growth) unmaps and maps again; reading them
+    /// without keeping resizes out crashed this process (SIGSEGV). Resizes here alternate
+    /// between sizes, so that the map moves.
+    @Test("map information and write transactions are safe while another thread resizes the map")
+    func informationDuringResizes() throws {
+        try withTemporaryDirectory { path in
+            let environment = try LMDBEnvironment.open(
+                directory: path, configuration: .init(mapSize: 64 << 20, flags: UInt32(MDB_NOSYNC)))
+            let database = try environment.write { try $0.openDatabase(named: "values", create: true) }
+            let resizing = Atomic<Bool>(true)
+            let resizer = Thread {
+                for index in 0..<20_000 {
+                    let size = (index % 2 == 0 ? 1 << 30 : 64 << 20) + (index % 7) << 20
+                    environment.gate.withExclusiveAccess { _ = mdb_env_set_mapsize(environment.handle, size) }
+                }
+                resizing.store(false, ordering: .releasing)
+            }
+            resizer.start()
+            let written = Mutex(0)
+            let failures = Mutex<[String]>([])
+            // Two threads read the map's information as fast as they can; one writes.
+            DispatchQueue.concurrentPerform(iterations: 3) { worker in
+                var number: UInt64 = 0
+                while resizing.load(ordering: .acquiring) {
+                    guard worker == 0 else {
+                        let information = environment.info()
+                        if information.mapSize < 64 << 20 {
+                            failures.withLock { $0.append("map size \(information.mapSize)") }
+                        }
+                        continue
+                    }
+                    do {
+                        try environment.write { transaction throws in
+                            try transaction.put([1], forKey: number.bigEndianKey, in: database)
+                        }
+                        number += 1
+                        written.withLock { $0 += 1 }
+                    } catch {
+                        failures.withLock { $0.append("\(error)") }
+                    }
+                }
+            }
+            #expect(failures.withLock { $0 }.isEmpty)
+            let entries = try environment.read { try $0.statistics(of: database).entries }
+            #expect(entries == written.withLock { $0 })
+            #expect(entries > 0)
         }
     }
 

@@ -196,17 +196,22 @@ package final class LMDBEnvironment: Sendable {
     /// Do not begin another transaction of this environment inside `body`.
     package func write<R>(_ body: (borrowing LMDBTransaction) throws -> R) throws -> R {
         while true {
-            let observedMapSize = info().mapSize
+            var observedMapSize = 0
             do {
-                return try writeOnce(body)
+                return try writeOnce(body, observingMapSize: &observedMapSize)
             } catch let error as LMDBError where error == .mapFull {
                 try grow(from: observedMapSize)
             }
         }
     }
 
-    private func writeOnce<R>(_ body: (borrowing LMDBTransaction) throws -> R) throws -> R {
+    /// One attempt of ``write(_:)``; sets `observedMapSize` to the map size the transaction
+    /// runs in, read while the transaction keeps resizes out.
+    private func writeOnce<R>(
+        _ body: (borrowing LMDBTransaction) throws -> R, observingMapSize observedMapSize: inout Int
+    ) throws -> R {
         let transaction = try LMDBTransaction(environment: self, readOnly: false)
+        observedMapSize = unguardedMapSize()
         let result: R
         do {
             result = try body(transaction)
@@ -223,7 +228,7 @@ package final class LMDBEnvironment: Sendable {
     /// Doubles the map, unless it has already grown past `observedSize` since the caller saw it.
     package func grow(from observedSize: Int) throws(LMDBError) {
         try gate.withExclusiveAccess { () throws(LMDBError) in
-            let current = info().mapSize
+            let current = unguardedMapSize()
             guard current <= observedSize else { return }
             try LMDBError.check(mdb_env_set_mapsize(handle, current * 2))
         }
@@ -237,7 +242,12 @@ package final class LMDBEnvironment: Sendable {
     }
 
     /// The current map size, page size, used extent and reader count.
+    ///
+    /// LMDB reads them from the meta pages, inside the map, so this keeps resizes out while it
+    /// reads, as a transaction does: do not call it inside a transaction of this environment.
     package func info() -> Info {
+        gate.enter()
+        defer { gate.leave() }
         var info = MDB_envinfo()
         var stat = MDB_stat()
         _ = mdb_env_info(handle, &info)
@@ -245,6 +255,14 @@ package final class LMDBEnvironment: Sendable {
         return Info(
             mapSize: info.me_mapsize, pageSize: Int(stat.ms_psize), lastPage: info.me_last_pgno,
             lastTransactionID: info.me_last_txnid, readers: Int(info.me_numreaders))
+    }
+
+    /// The map size, for a caller that already keeps resizes out: inside a transaction, or
+    /// holding the gate exclusively.
+    private func unguardedMapSize() -> Int {
+        var info = MDB_envinfo()
+        _ = mdb_env_info(handle, &info)
+        return info.me_mapsize
     }
 
     /// Flushes committed transactions to disk (`mdb_env_sync` with `force`), which matters only
