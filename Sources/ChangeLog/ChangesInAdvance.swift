@@ -18,6 +18,8 @@ final class ChangesInAdvance: Sendable {
     /// The snapshot the first entry is expected to follow; `nil` when unknown.
     private let tail: LogSnapshot?
     private let changes: Mutex<[LogChanges?]>
+    /// Whether the writer is done with the entries (``abandon()``).
+    private let abandoned = Atomic<Bool>(false)
 
     /// Slots for `entries`: the first follows `tail`, each other one the entry before it.
     /// O(1), so that it can be made under the writer's lock.
@@ -35,14 +37,22 @@ final class ChangesInAdvance: Sendable {
     }
 
     /// Computes each entry's changes in order, from its base, publishing each as soon as it is
-    /// done.
+    /// done; stops before the next entry once the writer has ``abandon()``ed them.
     func compute() {
         changes.withLock { $0 = [LogChanges?](repeating: nil, count: entries.count) }
         for index in entries.indices {
+            guard !abandoned.load(ordering: .relaxed) else { return }
             guard let base = base(of: index) else { continue }
             let computed = base.changes(to: entries[index].snapshot)
             changes.withLock { $0[index] = computed }
         }
+    }
+
+    /// Tells ``compute()`` that the writer no longer needs these changes: their transaction has
+    /// ended. The caller computing them resumes the other callers of that transaction once it
+    /// returns, so it must not go on diffing a long batch for nothing.
+    func abandon() {
+        abandoned.store(true, ordering: .relaxed)
     }
 
     /// The changes of entry `index`, if they start from `snapshot` and are ready.

@@ -23,7 +23,7 @@ final class LogWriter: Sendable {
     typealias AppendContinuation = CheckedContinuation<Resumption, Never>
 
     /// What an append request's caller resumes with: its own outcome, and the callers of the
-    /// same transaction it resumes in turn (see ``resumeCallers(_:)``).
+    /// same transaction it resumes in turn (see ``resumeCallers(of:outcomes:)``).
     struct Resumption: Sendable {
         typealias Outcome = Result<[AppendedRevision], ChangeLogError>
         /// A caller of the transaction and its outcome.
@@ -324,19 +324,21 @@ final class LogWriter: Sendable {
             if let revision = latest?.revision {
                 didCommit(revision)
             }
-            resumeCallers(Array(zip(jobs.map(\.continuation), outcomes)))
+            resumeCallers(of: jobs, outcomes: outcomes)
         } catch {
             let failure = ChangeLogError.wrapping(error, path: store.path, during: "appending to")
             state.withLock { state in
                 state.latest = nil
                 state.lastGroupSize = 0
             }
-            resumeCallers(jobs.map { ($0.continuation, .failure(failure)) })
+            resumeCallers(of: jobs, outcomes: jobs.map { _ in .failure(failure) })
         }
     }
 
-    /// Resumes the callers of a transaction: the first one, which resumes the others before it
-    /// returns (``Resumption/finish()``).
+    /// Resumes the callers of a transaction, `jobs`, with their `outcomes`: the first one, which
+    /// resumes the others before it returns (``Resumption/finish()``). The callers still diffing
+    /// their entries stop first (``ChangesInAdvance/abandon()``): the first one resumes the
+    /// others only once its diffs return.
     ///
     /// Resuming a caller wakes a thread of the global executor. From the writer's queue that
     /// is a system call for each caller, and where the thread's processor is idle, an
@@ -344,7 +346,11 @@ final class LogWriter: Sendable {
     /// spent before it could take the next requests. From a thread of the executor itself,
     /// the callers queue behind one another and the executor's threads take them without
     /// being woken again.
-    private func resumeCallers(_ callers: [Resumption.Caller]) {
+    private func resumeCallers(of jobs: [AppendJob], outcomes: [Resumption.Outcome]) {
+        for job in jobs {
+            job.changesInAdvance?.abandon()
+        }
+        let callers: [Resumption.Caller] = Array(zip(jobs.map(\.continuation), outcomes))
         guard let first = callers.first else { return }
         first.continuation.resume(returning: Resumption(outcome: first.outcome, others: Array(callers.dropFirst())))
     }

@@ -160,6 +160,27 @@ struct ConcurrentWriterTests {
         }
     }
 
+    /// The first caller of a transaction resumes the others once its own diffs return, so it
+    /// must not go on diffing entries the writer has already stored.
+    @Test("a caller stops diffing its entries once the writer abandons them")
+    func abandonedChangesInAdvance() throws {
+        let snapshots = try (0..<4).map { try Self.snapshot($0) }
+        let entries = snapshots.dropFirst().map { ChangeLog.AppendEntry($0) }
+        let computed = ChangesInAdvance(entries: entries, tail: snapshots[0])
+        computed.compute()
+        for index in 0..<3 {
+            #expect(
+                computed.changes(at: index, from: snapshots[index])
+                    == snapshots[index].changes(to: snapshots[index + 1]))
+        }
+        let abandoned = ChangesInAdvance(entries: entries, tail: snapshots[0])
+        abandoned.abandon()
+        abandoned.compute()
+        for index in 0..<3 {
+            #expect(abandoned.changes(at: index, from: snapshots[index]) == nil)
+        }
+    }
+
     @Test("appends queued behind a long batch and behind failing appends use no changes from a wrong base")
     func changesInAdvanceBehindFailures() async throws {
         try await withTemporaryDirectory { directory in
