@@ -54,4 +54,49 @@ struct ByteExactnessTests {
             #expect(try await log.verify().isValid)
         }
     }
+
+    /// Random histories (``RandomHistory``) whose titles, identifiers and summaries each end in
+    /// an "é" that switches between its precomposed and decomposed spellings from time to time:
+    /// equal by Swift's equality, so the diff and the cut see the same strings, yet every
+    /// revision must come back with its own bytes.
+    @Test(
+        "random histories whose strings switch Unicode normalization are stored byte for byte",
+        arguments: [UInt64(1), 2, 3])
+    func respelledHistories(seed: UInt64) async throws {
+        try await withTemporaryDirectory { directory in
+            let log = try ChangeLog(path: directory + "/log", options: .init(durability: .noSync))
+            var generator = SeededGenerator(seed: seed)
+            var decomposed: [String: Bool] = [:]
+            func respelled(_ string: String) -> String {
+                if Int.random(in: 0..<6, using: &generator) == 0 {
+                    decomposed[string, default: false].toggle()
+                }
+                return string + (decomposed[string, default: false] ? "e\u{301}" : "\u{E9}")
+            }
+            var appended: [LogSnapshot] = []
+            for snapshot in RandomHistory.snapshots(seed: seed, count: 150) {
+                let sections = snapshot.sections.map { section in
+                    LogSnapshot.Section(
+                        title: respelled(section.title),
+                        items: section.items.map { .init(id: respelled($0.id), summary: $0.summary.map(respelled)) })
+                }
+                let next = try LogSnapshot(sections: sections)
+                _ = try await log.append(next)
+                appended.append(next)
+            }
+            for (offset, snapshot) in appended.enumerated() {
+                let stored = try log.snapshot(at: UInt64(offset + 1))
+                #expect(Self.bytes(of: stored) == Self.bytes(of: snapshot), "revision \(offset + 1)")
+            }
+            #expect(try await log.verify().isValid)
+        }
+    }
+
+    /// Every title, identifier and summary of `snapshot`, in order, as UTF-8 bytes.
+    static func bytes(of snapshot: LogSnapshot) -> [[UInt8]] {
+        snapshot.sections.flatMap { section in
+            [Array(section.title.utf8)]
+                + section.items.flatMap { [Array($0.id.utf8), $0.summary.map { Array($0.utf8) } ?? [0xFF]] }
+        }
+    }
 }
