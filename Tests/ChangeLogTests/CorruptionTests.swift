@@ -108,6 +108,51 @@ struct CorruptionTests {
         }
     }
 
+    /// A record or a chunk that passes its checksum (written by a faulty writer, or forged:
+    /// XXH3 is no signature) may claim any total; asking for room for it up front aborted the
+    /// process.
+    @Test("a record or a section chunk claiming huge totals is a typed error, not a crash")
+    func hugeTotals() async throws {
+        try await withTemporaryDirectory { path in
+            let (log, snapshots) = try await makeLog(at: path)
+            let body = try log.store.environment.read { try log.store.body(at: 2, in: $0) }
+            func rewriteRecord(sectionCount: Int, itemCount: Int) throws {
+                try tamper(log, key: UInt64(2).bigEndianKey, in: log.store.revisions) { bytes in
+                    bytes = RevisionRecordBody(
+                        timestamp: body.timestamp, meta: body.meta, sectionCount: sectionCount, itemCount: itemCount,
+                        sectionRuns: body.sectionRuns, changes: body.changes
+                    ).encoded(revision: 2)
+                }
+            }
+            func expectMalformedRevision2() {
+                let error = #expect(throws: ChangeLogError.self) { _ = try log.snapshot(at: 2) }
+                #expect(error?.code == .malformedRecord)
+                #expect(error?.revision == 2)
+            }
+            try rewriteRecord(sectionCount: 1 << 40, itemCount: body.itemCount)
+            expectMalformedRevision2()
+            try rewriteRecord(sectionCount: body.sectionCount, itemCount: 1 << 40)
+            expectMalformedRevision2()
+            // A section chunk of revision 2 claiming 2^40 items, under a record claiming as many.
+            let (sectionID, section) = try log.store.environment.read { transaction in
+                let run = try transaction.chunk(body.sectionRuns[0], in: log.store.chunks).chunk
+                guard case .sections(let ids) = run else { throw ChunkFailure(kind: .inconsistent("not a run")) }
+                return (ids[0], try transaction.chunk(ids[0], in: log.store.chunks).chunk)
+            }
+            guard case .section(let title, _, let itemChunks) = section else {
+                Issue.record("chunk \(sectionID) is not a section")
+                return
+            }
+            try tamper(log, key: sectionID.bigEndianKey, in: log.store.chunks) { bytes in
+                bytes = Chunk.sealed(
+                    Chunk.section(title: title, itemCount: 1 << 40, itemChunks: itemChunks).content, id: sectionID)
+            }
+            expectMalformedRevision2()
+            #expect(try log.snapshot(at: 1) == snapshots[0])
+            #expect(try log.snapshot(at: 3) == snapshots[2])
+        }
+    }
+
     @Test("appending after the latest record was damaged fails, naming it")
     func damagedLatestBlocksAppends() async throws {
         try await withTemporaryDirectory { path in

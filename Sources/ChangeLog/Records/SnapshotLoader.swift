@@ -51,6 +51,11 @@ private struct ItemChunk {
 /// consecutive revisions reads and decodes only the chunks each one added (each chunk is
 /// checked when the loader first reads it).
 struct SnapshotLoader {
+    /// The most elements a total read from the log reserves room for up front. The totals
+    /// (sections and items of a record, items of a section) are checked against the chunks
+    /// only as these are read, and one damaged or forged total must fail those checks rather
+    /// than ask for terabytes first.
+    private static let largestReservation = 1 << 16
     private var sectionsByChunk: [UInt64: (section: LogSnapshot.Section, stored: StoredSection)] = [:]
     /// The items of every item chunk of the last snapshot loaded: a section that changed
     /// usually keeps most of its item chunks, which need not be read and decoded again.
@@ -68,8 +73,8 @@ struct SnapshotLoader {
         var loaded: [UInt64: (section: LogSnapshot.Section, stored: StoredSection)] = [:]
         var loadedItems: [UInt64: ItemChunk] = [:]
         loadedItems.reserveCapacity(itemsByChunk.count)
-        sections.reserveCapacity(body.sectionCount)
-        storedSections.reserveCapacity(body.sectionCount)
+        sections.reserveCapacity(min(body.sectionCount, Self.largestReservation))
+        storedSections.reserveCapacity(min(body.sectionCount, Self.largestReservation))
         var itemTotal = 0
         for runID in body.sectionRuns {
             let run = try transaction.chunk(runID, in: chunks)
@@ -134,7 +139,7 @@ struct SnapshotLoader {
                 chunkID: id, kind: .inconsistent("section of \(itemCount) items exceeds the record's total"))
         }
         var items: [LogSnapshot.Item] = []
-        items.reserveCapacity(itemCount)
+        items.reserveCapacity(min(itemCount, Self.largestReservation))
         var itemChunks: [StoredChunk] = []
         itemChunks.reserveCapacity(itemChunkIDs.count)
         for itemChunkID in itemChunkIDs {
