@@ -23,34 +23,15 @@ struct ExportCommand: AsyncParsableCommand {
             let log = try logOptions.openExisting()
             guard let range = try rangeOptions.range(in: log) else { return }
             var progress = Progress("exporting revisions", total: Int(range.count))
-            var output = BufferedOutput()
             var done = 0
             for try await record in log.records(in: range) {
-                output.writeLine(record.jsonLine())
+                StandardOutput.writeLine(record.jsonLine())
+                try StandardOutput.check()
                 done += 1
                 progress.update(done)
             }
-            output.flush()
+            try StandardOutput.flush()
             progress.finish()
         }
-    }
-}
-
-/// Buffers standard output in large writes.
-struct BufferedOutput {
-    private var buffer: [UInt8] = []
-
-    /// Appends `line` and a newline, writing out when the buffer is large.
-    mutating func writeLine(_ line: String) {
-        buffer.append(contentsOf: line.utf8)
-        buffer.append(UInt8(ascii: "\n"))
-        if buffer.count >= 1 << 20 { flush() }
-    }
-
-    /// Writes out what is buffered.
-    mutating func flush() {
-        guard !buffer.isEmpty else { return }
-        FileHandle.standardOutput.write(Data(buffer))
-        buffer.removeAll(keepingCapacity: true)
     }
 }

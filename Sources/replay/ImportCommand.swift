@@ -41,7 +41,7 @@ struct ImportCommand: AsyncParsableCommand {
         try await failingWithBadInput {
             let input: Data
             if file == "-" {
-                input = FileHandle.standardInput.readDataToEndOfFile()
+                input = try readStandardInput()
             } else {
                 guard let data = FileManager.default.contents(atPath: file) else {
                     throw InputError("\(file): no such file or not readable")

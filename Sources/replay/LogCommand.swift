@@ -23,7 +23,6 @@ struct LogCommand: AsyncParsableCommand {
         try await failingWithBadInput {
             let log = try logOptions.openExisting()
             guard let range = try rangeOptions.range(in: log) else { return }
-            var output = BufferedOutput()
             // Newest first: read backwards in windows so memory stays bounded.
             var upper = range.upperBound
             while true {
@@ -32,11 +31,12 @@ struct LogCommand: AsyncParsableCommand {
                 for try await record in log.records(in: lower...upper) {
                     lines.append(RevisionText.oneLine(record))
                 }
-                for line in lines.reversed() { output.writeLine(line) }
+                for line in lines.reversed() { StandardOutput.writeLine(line) }
+                try StandardOutput.check()
                 if lower == range.lowerBound { break }
                 upper = lower - 1
             }
-            output.flush()
+            try StandardOutput.flush()
         }
     }
 }

@@ -23,12 +23,12 @@ struct Progress {
         lastUpdate = now
         var line = "\r\(label): \(done)"
         if let total, total > 0 { line += " of \(total) (\(done * 100 / total)%)" }
-        FileHandle.standardError.write(Data(line.utf8))
+        writeToStandardError(line)
     }
 
     /// Clears the progress line.
     func finish() {
         guard enabled else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        writeToStandardError("\r\u{1B}[K")
     }
 }

@@ -13,7 +13,8 @@ struct Replay: AsyncParsableCommand {
 
             Exit codes: 0 success; 1 a verification or replay found a failing revision; \
             2 bad input (a missing log or file, malformed JSON, a revision out of range); \
-            64 a usage error (unknown option, missing argument).
+            64 a usage error (unknown option, missing argument); 74 standard output could not be \
+            written (a full disk, for example).
             """,
         version: "0.1.0",
         subcommands: [
@@ -21,4 +22,24 @@ struct Replay: AsyncParsableCommand {
             ShowCommand.self, VerifyCommand.self, ReplayCommand.self, TailCommand.self, StatsCommand.self,
         ]
     )
+
+    /// Parses the command line and runs the command, then writes out standard output: a write
+    /// that failed is reported, with exit status 74, instead of lost.
+    static func main() async {
+        StandardOutput.prepare()
+        do {
+            var command = try parseAsRoot()
+            if var asynchronous = command as? AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
+            try StandardOutput.flush()
+        } catch let failure as StandardOutput.Failure {
+            printError(failure.description)
+            exit(withError: ExitCode(ExitStatus.outputFailed))
+        } catch {
+            exit(withError: error)
+        }
+    }
 }

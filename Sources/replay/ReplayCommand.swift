@@ -42,19 +42,17 @@ struct ReplayCommand: AsyncParsableCommand {
                 progress.update(done)
             }
             defer { progress.finish() }
-            var output = BufferedOutput()
-            defer { output.flush() }
             switch into {
             case .strict:
                 var view = UIKitReplayView()
                 return try await log.replay(range, into: &view, progress: onProgress)
             case .text:
-                let renderer = TextListRenderer { output.writeLine($0) }
+                let renderer = TextListRenderer { StandardOutput.writeLine($0) }
                 var target = renderer
                 return try await log.replay(
                     range, into: &target, willApply: { renderer.revision = $0 }, progress: onProgress)
             case .jsonl:
-                let renderer = JSONLinesRenderer { output.writeLine($0) }
+                let renderer = JSONLinesRenderer { StandardOutput.writeLine($0) }
                 var target = renderer
                 return try await log.replay(
                     range, into: &target, willApply: { renderer.revision = $0 }, progress: onProgress)

@@ -8,7 +8,7 @@ enum SnapshotFile {
     static func read(_ path: String) throws -> ListSnapshot<String, String> {
         let data: Data
         if path == "-" {
-            data = FileHandle.standardInput.readDataToEndOfFile()
+            data = try readStandardInput()
         } else {
             guard FileManager.default.fileExists(atPath: path) else {
                 throw InputError("\(path): no such file")
@@ -32,4 +32,20 @@ enum SnapshotFile {
 struct InputError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
+}
+
+/// Reads standard input to its end; a read that fails (a closed descriptor, a directory) is an
+/// ``InputError`` naming standard input and the system's reason.
+func readStandardInput() throws(InputError) -> Data {
+    var data = Data()
+    var block = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        let count = block.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+        if count == 0 { return data }
+        if count < 0 {
+            if errno == EINTR { continue }
+            throw InputError("standard input cannot be read: \(String(cString: strerror(errno)))")
+        }
+        data.append(contentsOf: block[..<count])
+    }
 }

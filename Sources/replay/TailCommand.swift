@@ -42,17 +42,18 @@ struct TailCommand: AsyncParsableCommand {
                     throw InputError.outOfRange(start, in: log, first: try log.firstRevision, latest: latest)
                 }
                 guard latest > 0 else { return }
-                for try await record in log.records(in: start...latest) { emit(record) }
+                for try await record in log.records(in: start...latest) { try emit(record) }
                 return
             }
             for try await event in log.subscribe(from: start) {
-                if case .revision(let record) = event { emit(record) }
+                if case .revision(let record) = event { try emit(record) }
             }
         }
     }
 
-    private func emit(_ record: RevisionRecord) {
-        let line = json ? record.jsonLine() : RevisionText.oneLine(record)
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    /// Prints `record` at once: a follower reads each line as it comes.
+    private func emit(_ record: RevisionRecord) throws(StandardOutput.Failure) {
+        StandardOutput.writeLine(json ? record.jsonLine() : RevisionText.oneLine(record))
+        try StandardOutput.flush()
     }
 }

@@ -8,11 +8,8 @@ enum ExitStatus {
     static let failedCheck: Int32 = 1
     /// Bad input: a missing log or file, malformed JSON, a revision out of range.
     static let badInput: Int32 = 2
-}
-
-/// Prints `message` as one line on standard error, prefixed with `replay: `.
-func printError(_ message: String) {
-    FileHandle.standardError.write(Data("replay: \(message)\n".utf8))
+    /// Standard output could not be written (`EX_IOERR`).
+    static let outputFailed: Int32 = 74
 }
 
 /// Runs `body`; any error becomes one line on standard error and exit status 2.
@@ -21,6 +18,8 @@ func failingWithBadInput<T>(_ body: () async throws -> T) async throws -> T {
         return try await body()
     } catch let exit as ExitCode {
         throw exit
+    } catch let failure as StandardOutput.Failure {
+        throw failure
     } catch let error as ChangeLogError where error.code == .logNotFound {
         printError(
             "no log at \(error.path ?? "the given path"): check --log or $REPLAY_LOG, or create one with "

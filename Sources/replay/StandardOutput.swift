@@ -1,0 +1,72 @@
+// C's `stdout` is a global variable that never changes; the stream it points to locks itself.
+#if canImport(Glibc)
+    @preconcurrency import Glibc
+#elseif canImport(Darwin)
+    @preconcurrency import Darwin
+#endif
+
+/// The tool's standard output and standard error.
+///
+/// Everything the tool prints to standard output goes through C's `stdout`, as `print` does,
+/// so lines keep their order; a write that fails (a full disk, a file that cannot grow, a
+/// closed pipe when SIGPIPE is ignored) is reported when the output is flushed, rather than
+/// lost or trapped. Standard error is written unbuffered, and a failure to write there is
+/// ignored: there is nowhere left to report it.
+enum StandardOutput {
+    /// A write to standard output that failed.
+    struct Failure: Error, CustomStringConvertible {
+        /// The `errno` of the failure.
+        let code: Int32
+
+        var description: String { "cannot write to standard output: \(String(cString: strerror(code)))" }
+    }
+
+    /// Buffers standard output in large blocks when it is not a terminal (a file or a pipe
+    /// takes the output of `export` faster so). Call before anything is printed.
+    static func prepare() {
+        if isatty(STDOUT_FILENO) == 0 {
+            setvbuf(stdout, nil, _IOFBF, 1 << 20)
+        }
+    }
+
+    /// Writes `line` and a newline; a failure is reported by ``check()`` and ``flush()``.
+    static func writeLine(_ line: String) {
+        var line = line + "\n"
+        line.withUTF8 { bytes in
+            _ = fwrite(bytes.baseAddress, 1, bytes.count, stdout)
+        }
+    }
+
+    /// Throws if a write to standard output has failed so far, so that long output stops early.
+    static func check() throws(Failure) {
+        if ferror(stdout) != 0 {
+            throw Failure(code: errno)
+        }
+    }
+
+    /// Writes out what is buffered, and throws if that or any earlier write failed.
+    static func flush() throws(Failure) {
+        if fflush(stdout) != 0 {
+            throw Failure(code: errno)
+        }
+        try check()
+    }
+}
+
+/// Prints `message` as one line on standard error, prefixed with `replay: `.
+func printError(_ message: String) {
+    writeToStandardError("replay: \(message)\n")
+}
+
+/// Writes `text` to standard error as it is, ignoring a failure.
+func writeToStandardError(_ text: String) {
+    var text = text
+    text.withUTF8 { bytes in
+        var offset = 0
+        while offset < bytes.count {
+            let written = write(STDERR_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
+            guard written > 0 else { return }
+            offset += written
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+
+/// What `replay` does when its standard streams fail: a full disk behind standard output, a
+/// closed or unreadable standard input, a full standard error. It reports the failure and
+/// exits with its documented status; it neither traps nor exits 0 having written nothing.
+@Suite("replay with failing standard streams")
+struct StreamFailureTests {
+    /// Runs `script` with `/bin/sh`, `$REPLAY` being the built tool.
+    static func shell(_ script: String) throws -> ToolRunner.Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", script]
+        var environment = ProcessInfo.processInfo.environment
+        environment.removeValue(forKey: "REPLAY_LOG")
+        environment["REPLAY"] = ToolRunner.binary.path
+        process.environment = environment
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return ToolRunner.Result(
+            status: process.terminationStatus, stdout: "", stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    @Test(
+        "output to a full disk is reported with exit status 74",
+        arguments: [["export"], ["log"], ["show", "2"], ["show", "2", "--json"], ["stats"], ["verify"], ["tail"]])
+    func fullDisk(command: [String]) throws {
+        let (directory, log) = try ReadingCommandTests.makeLog()
+        defer { directory.remove() }
+        let arguments = (command + ["--log", log]).map { "'\($0)'" }.joined(separator: " ")
+        let result = try Self.shell("\"$REPLAY\" \(arguments) > /dev/full")
+        #expect(result.status == 74, "\(result)")
+        #expect(result.stderr == "replay: cannot write to standard output: No space left on device\n")
+    }
+
+    @Test("an error message to a full standard error still exits with the error's status")
+    func fullStandardError() throws {
+        let (directory, log) = try ReadingCommandTests.makeLog()
+        defer { directory.remove() }
+        let result = try Self.shell("\"$REPLAY\" show 0 --log '\(log)' 2> /dev/full")
+        #expect(result.status == 2, "\(result)")
+    }
+
+    @Test(
+        "an unreadable standard input is bad input, named",
+        arguments: [
+            // A closed descriptor 0 may be taken by the next file the process opens: the reason varies.
+            ("<&-", ""), ("< /", "Is a directory\n"),
+        ])
+    func unreadableInput(redirection: String, reason: String) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        for command in ["import - --log '\(directory.path("new.lmdb"))'", "diff - /dev/null"] {
+            let result = try Self.shell("\"$REPLAY\" \(command) \(redirection)")
+            #expect(result.status == 2, "\(command): \(result)")
+            #expect(
+                result.stderr.hasPrefix("replay: standard input cannot be read: \(reason)"), "\(command): \(result)")
+            #expect(result.stderr.hasSuffix("\n") && result.stderr.split(separator: "\n").count == 1)
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory.path("new.lmdb") + "/data.mdb"))
+    }
+
+    /// With SIGPIPE at its default the tool simply ends, as any tool in a pipeline does; here
+    /// SIGPIPE is ignored (a parent such as this test runner may ignore it for its children).
+    @Test("a reader that closes the pipe early is reported when SIGPIPE is ignored")
+    func closedPipe() throws {
+        let (directory, log) = try ReadingCommandTests.makeLog()
+        defer { directory.remove() }
+        // About 2 MB of export, more than the pipe and the tool's buffer hold.
+        let grown = try ToolRunner.run(["import", "-", "--log", log], input: Fixtures.growing(300))
+        #expect(grown.status == 0, "\(grown)")
+        let status = directory.path("status")
+        let result = try Self.shell(
+            "trap '' PIPE; { \"$REPLAY\" export --log '\(log)'; echo $? > '\(status)'; } | head -c 10 > /dev/null")
+        #expect(result.stderr == "replay: cannot write to standard output: Broken pipe\n", "\(result)")
+        #expect(try String(contentsOfFile: status, encoding: .utf8) == "74\n")
+    }
+}
