@@ -99,6 +99,26 @@ struct TailAndDemoTests {
         #expect(second.stdout.contains("Verified revisions 1 to 6"))
     }
 
+    @Test("demo refuses a log it did not record, and leaves it as it was")
+    func demoRefusesOtherLogs() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let log = directory.path("real.lmdb")
+        let imported = try ToolRunner.run(["import", "-", "--log", log], input: Fixtures.history)
+        #expect(imported.status == 0, "\(imported)")
+        let before = try ToolRunner.run(["export", "--log", log])
+        // Through --log, and through $REPLAY_LOG, which every command reads.
+        for run in [
+            try ToolRunner.run(["demo", "--log", log, "--revisions", "3"]),
+            try ToolRunner.run(["demo", "--revisions", "3"], environment: ["REPLAY_LOG": log]),
+        ] {
+            #expect(run.status == 2, "\(run)")
+            #expect(run.stderr.contains("holds revisions the demo did not record"), "\(run)")
+            #expect(run.stdout == "")
+        }
+        #expect(try ToolRunner.run(["export", "--log", log]).stdout == before.stdout)
+    }
+
     @Test("--help documents exit codes and every command has an example; --version answers")
     func help() throws {
         let root = try ToolRunner.run(["--help"])

@@ -22,7 +22,9 @@ struct DemoCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("log"),
-        help: ArgumentHelp("The log directory to create (default: $REPLAY_LOG, else ./replay.lmdb).", valueName: "path")
+        help: ArgumentHelp(
+            "The log directory: a new one, or one the demo recorded before (default: $REPLAY_LOG, else "
+                + "./replay.lmdb).", valueName: "path")
     )
     var explicitPath: String?
 

@@ -16,6 +16,7 @@ struct DemoRun {
         let started = Date()
         let log = try ChangeLog(path: path, options: .init(createIfMissing: true))
         let before = try log.latestRevision
+        try Self.checkRecordedByDemo(log, latest: before)
         let feed = DemoFeed(seed: seed)
         let adapter = ListAdapter(dataSource: feed)
         let recorder = ChangeLogRecorder(adapter: adapter, log: log)
@@ -23,7 +24,7 @@ struct DemoRun {
         var progress = Progress("recording changes", total: revisions)
         for step in 1...revisions {
             let event = feed.step()
-            recorder.nextMeta = ["event": event, "step": String(step)]
+            recorder.nextMeta = [Self.markerKey: String(seed), "event": event, "step": String(step)]
             await adapter.invalidateAndWait()
             progress.update(step)
         }
@@ -59,6 +60,24 @@ struct DemoRun {
             "  replay export --log \(path) > history.jsonl",
             "  replay tail --log \(path) --follow",
         ]
+    }
+}
+
+extension DemoRun {
+    /// The metadata key that marks the revisions the demo records; its value is the seed.
+    static let markerKey = "demo"
+
+    /// Throws unless the log is empty or its latest revision was recorded by the demo: the demo
+    /// must not append a simulated inbox to a real history (`$REPLAY_LOG` or `./replay.lmdb`
+    /// may name one), which could not be taken back. Revisions recorded before the marker
+    /// existed carry exactly the metadata `event` and `step`.
+    static func checkRecordedByDemo(_ log: ChangeLog, latest: UInt64) throws {
+        guard latest > 0 else { return }
+        let meta = try log.record(at: latest).meta
+        guard meta[markerKey] == nil, Set(meta.keys) != ["event", "step"] else { return }
+        throw DemoFailure(
+            "the log at \(log.path) holds revisions the demo did not record (revision \(latest) is not one of "
+                + "its own); the demo appends only to an empty log or to its own: give it another path with --log")
     }
 }
 
