@@ -96,6 +96,8 @@ public struct LogSubscription: AsyncSequence, Sendable {
         private var bufferIndex = 0
         private var loader = SnapshotLoader()
         private var listener: Listener?
+        /// The error of the revision after the buffered ones, thrown once they are delivered.
+        private var failure: ChangeLogError?
 
         init(log: ChangeLog, startRevision: UInt64, batchSize: Int) {
             self.log = log
@@ -132,6 +134,10 @@ public struct LogSubscription: AsyncSequence, Sendable {
                 if bufferIndex < buffer.count {
                     defer { bufferIndex += 1 }
                     return .revision(buffer[bufferIndex])
+                }
+                if let failure {
+                    self.failure = nil
+                    throw failure
                 }
                 buffer = []
                 bufferIndex = 0
@@ -210,6 +216,9 @@ public struct LogSubscription: AsyncSequence, Sendable {
             let (candidate, overflow) = first.addingReportingOverflow(UInt64(batchSize - 1))
             let limit = Swift.min(overflow ? .max : candidate, end ?? .max)
             var loader = self.loader
+            // A revision that cannot be read ends the batch; the ones before it are still
+            // delivered, then its error is thrown.
+            var unreadable: (any Error)?
             let records = try store.read(during: "reading") { transaction in
                 var last = limit
                 if end == nil {
@@ -220,13 +229,21 @@ public struct LogSubscription: AsyncSequence, Sendable {
                 var records: [RevisionRecord] = []
                 records.reserveCapacity(Int(last - first) + 1)
                 for revision in first...last {
-                    records.append(try store.record(at: revision, loader: &loader, in: transaction))
+                    do {
+                        records.append(try store.record(at: revision, loader: &loader, in: transaction))
+                    } catch {
+                        unreadable = error
+                        break
+                    }
                 }
                 return records
             }
             self.loader = loader
             buffer = records
             bufferIndex = 0
+            if let unreadable {
+                failure = ChangeLogError.wrapping(unreadable, path: store.path, during: "reading")
+            }
             if let last = records.last?.revision {
                 guard last < .max else {
                     // UInt64.max revisions cannot happen in practice; end rather than wrap.

@@ -38,6 +38,8 @@ public struct RevisionRecords: AsyncSequence, Sendable {
         private var bufferIndex = 0
         private var loader = SnapshotLoader()
         private var finished = false
+        /// The error of the revision after the buffered ones, thrown once they are taken.
+        private var failure: ChangeLogError?
 
         init(log: ChangeLog, next: UInt64, end: UInt64?, batchSize: Int) {
             self.log = log
@@ -64,8 +66,16 @@ public struct RevisionRecords: AsyncSequence, Sendable {
 
         private mutating func advance() throws(ChangeLogError) -> RevisionRecord? {
             if bufferIndex == buffer.count {
+                if let failure {
+                    self.failure = nil
+                    throw failure
+                }
                 guard !finished else { return nil }
                 try readBatch()
+                if bufferIndex == buffer.count, let failure {
+                    self.failure = nil
+                    throw failure
+                }
                 guard bufferIndex < buffer.count else { return nil }
             }
             defer { bufferIndex += 1 }
@@ -82,6 +92,9 @@ public struct RevisionRecords: AsyncSequence, Sendable {
             let store = log.store
             let isOpenEnded = end == nil
             var loader = self.loader
+            // A revision that cannot be read ends the batch; the ones before it are still
+            // handed out, then its error is thrown.
+            var unreadable: (any Error)?
             let records = try store.read(during: "reading") { transaction in
                 var upper = last
                 if isOpenEnded {
@@ -93,7 +106,12 @@ public struct RevisionRecords: AsyncSequence, Sendable {
                 var records: [RevisionRecord] = []
                 records.reserveCapacity(Int(upper - first) + 1)
                 for revision in first...upper {
-                    records.append(try store.record(at: revision, loader: &loader, in: transaction))
+                    do {
+                        records.append(try store.record(at: revision, loader: &loader, in: transaction))
+                    } catch {
+                        unreadable = error
+                        break
+                    }
                 }
                 return records
             }
@@ -107,7 +125,10 @@ public struct RevisionRecords: AsyncSequence, Sendable {
                     nextRevision = lastRead + 1
                 }
             }
-            if isOpenEnded ? records.count < Int(last - first) + 1 : last == end {
+            if let unreadable {
+                failure = ChangeLogError.wrapping(unreadable, path: store.path, during: "reading")
+                finished = true
+            } else if isOpenEnded ? records.count < Int(last - first) + 1 : last == end {
                 finished = true
             }
         }

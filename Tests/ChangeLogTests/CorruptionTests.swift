@@ -51,6 +51,30 @@ struct CorruptionTests {
         }
     }
 
+    /// Records are read in batches; a damaged one must not take the good ones of its batch
+    /// with it.
+    @Test("reading and subscribing deliver every revision before a damaged one, then name it")
+    func damageAfterGoodRevisions() async throws {
+        try await withTemporaryDirectory { path in
+            let (log, _) = try await makeLog(at: path)
+            try tamper(log, key: UInt64(3).bigEndianKey, in: log.store.revisions) { $0[$0.count / 2] ^= 0x10 }
+            var read: [UInt64] = []
+            let readError = await #expect(throws: ChangeLogError.self) {
+                for try await record in log.records(in: 1...3) { read.append(record.revision) }
+            }
+            #expect(read == [1, 2])
+            #expect(readError?.revision == 3)
+            var delivered: [UInt64] = []
+            let subscriptionError = await #expect(throws: ChangeLogError.self) {
+                for try await event in log.subscribe(from: 1) {
+                    if case .revision(let record) = event { delivered.append(record.revision) }
+                }
+            }
+            #expect(delivered == [1, 2])
+            #expect(subscriptionError?.revision == 3)
+        }
+    }
+
     @Test("a flipped byte in a snapshot chunk fails its checksum, naming the revision")
     func chunkChecksum() async throws {
         try await withTemporaryDirectory { path in

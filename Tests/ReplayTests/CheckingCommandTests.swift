@@ -31,6 +31,26 @@ struct CheckingCommandTests {
         #expect(try ToolRunner.run(["verify", "--log", log, "--to", "3"]).status == 0)
     }
 
+    @Test("export of a damaged log writes every revision before the damage, then names it")
+    func exportStopsAtDamage() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let log = directory.path("app.lmdb")
+        #expect(try ToolRunner.run(["import", "-", "--log", log], input: Fixtures.growing(6)).status == 0)
+        try Tampering.flipByte(ofRevision: 4, inLogAt: log)
+        for command in ["export", "log"] {
+            let result = try ToolRunner.run([command, "--log", log])
+            #expect(result.status == 2, "\(command): \(result)")
+            #expect(result.stderr.contains("revision 4"), "\(command): \(result.stderr)")
+            if command == "export" {
+                let revisions = try result.stdout.split(separator: "\n").map {
+                    try JSONDecoder().decode(RevisionRecord.self, from: Data($0.utf8)).revision
+                }
+                #expect(revisions == [1, 2, 3])
+            }
+        }
+    }
+
     /// A log whose revision 2 stores changes that do not take revision 1 to revision 2.
     static func logWithBadBatch(in directory: TemporaryDirectory) async throws -> String {
         let path = directory.path("bad.lmdb")
