@@ -69,7 +69,8 @@ public struct SnapshotImporter: Sendable {
     ///   - progress: called now and then with the number of lines read so far.
     /// - Throws: ``SnapshotImportError`` for a bad line (unless skipped), ``ChangeLogError`` when
     ///   the log refuses the append. With ``Options/commitEvery`` the lines committed before the
-    ///   error stay in the log and the error says how many.
+    ///   error stay in the log: a ``SnapshotImportError`` says how many; after a
+    ///   ``ChangeLogError``, the log's latest revision tells where the import stopped.
     public func run(input: Data, progress: (Int) -> Void = { _ in }) async throws -> Report {
         var report = Report(revisions: [], skipped: [], linesRead: 0)
         var pending: [ChangeLog.AppendEntry] = []
