@@ -157,6 +157,12 @@ public final class ChangeLog: Sendable {
         let environment: LMDBEnvironment
         do {
             environment = try LMDBEnvironment.open(directory: path, configuration: configuration)
+        } catch  where error.code == ESTALE {
+            throw ChangeLogError(
+                code: .cannotOpen,
+                message: "the log at \(path) was deleted or replaced while this process still has it open: release "
+                    + "every ChangeLog of that path, then open it again",
+                path: path, cause: error)
         } catch {
             throw ChangeLogError(
                 code: .cannotOpen,

@@ -6,6 +6,41 @@ import Testing
 
 @Suite("ChangeLog")
 struct ChangeLogTests {
+    /// The process keeps one LMDB environment per log; after the files were deleted or replaced
+    /// behind it, handing that environment out again would append to a file no longer there.
+    @Test(
+        "a log deleted or replaced while open is refused until its instances are released",
+        arguments: [false, true])
+    func replacedWhileOpen(restoreAnotherLog: Bool) async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory + "/log"
+            let other = directory + "/other"
+            do {
+                let backup = try ChangeLog(path: other)
+                _ = try await backup.append(try makeSnapshot(sections: 1, itemsPerSection: 2, version: 9))
+                try backup.flush()
+            }
+            do {
+                let open = try ChangeLog(path: path)
+                _ = try await open.append(try makeSnapshot(sections: 1, itemsPerSection: 3))
+                try FileManager.default.removeItem(atPath: path)
+                if restoreAnotherLog {
+                    try FileManager.default.copyItem(atPath: other, toPath: path)
+                }
+                let error = #expect(throws: ChangeLogError.self) { _ = try ChangeLog(path: path) }
+                #expect(error?.code == .cannotOpen)
+                #expect(error?.message.contains("was deleted or replaced while this process still has it open") == true)
+                #expect(try open.latestRevision == 1)
+            }
+            // Released: the path opens as what it now holds.
+            let reopened = try ChangeLog(path: path)
+            #expect(try reopened.latestRevision == (restoreAnotherLog ? 1 : 0))
+            _ = try await reopened.append(try makeSnapshot(sections: 2, itemsPerSection: 1))
+            #expect(try reopened.latestRevision == (restoreAnotherLog ? 2 : 1))
+            #expect(try await reopened.verify().isValid)
+        }
+    }
+
     @Test("opening a missing path without createIfMissing names the path")
     func missingPath() throws {
         try withTemporaryDirectory { directory in

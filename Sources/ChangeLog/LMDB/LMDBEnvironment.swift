@@ -72,14 +72,34 @@ package final class LMDBEnvironment: Sendable {
     package let staleReadersCleared: Int
     /// The `MDB_env` handle; valid until `deinit`.
     nonisolated(unsafe) package let handle: OpaquePointer
+    /// The data file this environment maps, as it was when it was opened.
+    private let dataFile: FileIdentity
     /// Keeps transactions away from the map while it is resized.
     let gate = MapResizeGate()
 
-    private init(path: String, configuration: Configuration, handle: OpaquePointer, staleReadersCleared: Int) {
+    private init(
+        path: String, configuration: Configuration, handle: OpaquePointer, staleReadersCleared: Int,
+        dataFile: FileIdentity
+    ) {
         self.path = path
         self.configuration = configuration
         self.handle = handle
         self.staleReadersCleared = staleReadersCleared
+        self.dataFile = dataFile
+    }
+
+    /// A file's device and inode: what stays the same while a file is the same file.
+    private struct FileIdentity: Equatable {
+        var device: UInt64
+        var inode: UInt64
+
+        /// The identity of the file at `path`, or `nil` when there is none (or it cannot be read).
+        init?(path: String) {
+            var status = stat()
+            guard stat(path, &status) == 0 else { return nil }
+            device = UInt64(status.st_dev)
+            inode = UInt64(status.st_ino)
+        }
     }
 
     deinit {
@@ -102,7 +122,13 @@ package final class LMDBEnvironment: Sendable {
     private enum Lookup {
         case found(LMDBEnvironment)
         case closing
+        /// The environment open here maps a data file that is no longer the one at the path.
+        case stale
     }
+
+    /// How long opening a deleted or replaced log waits for the process to release the
+    /// environment of the old files (its last users may be finishing a transaction).
+    private static let staleReleaseWait = Duration.milliseconds(500)
 
     /// Every environment open in this process, by canonical path. An entry whose environment is
     /// gone is being closed: opening that path waits until the close has finished.
@@ -111,6 +137,12 @@ package final class LMDBEnvironment: Sendable {
     /// Opens the environment in the existing directory `directory`, or returns the one this
     /// process already has open there (whatever its configuration; compare
     /// ``configuration`` when it matters).
+    ///
+    /// The environment this process has open must still map the data file at that path. When
+    /// the log was deleted or replaced behind it (a restored backup), it maps a file that is no
+    /// longer there, and a second environment of the same directory in one process is unsafe
+    /// (LMDB's locks are per process): opening fails with `ESTALE` until every user of the old
+    /// environment has released it.
     ///
     /// The handle is created, configured and opened in that order; if any step fails it is
     /// closed again before the error is thrown.
@@ -126,13 +158,13 @@ package final class LMDBEnvironment: Sendable {
         }
         let path = String(cString: resolved)
         free(resolved)
+        var staleSince: ContinuousClock.Instant?
         while true {
             let lookup = try registry.withLock { registry throws(LMDBError) -> Lookup in
                 if let registration = registry[path] {
-                    if let environment = registration.environment {
-                        return .found(environment)
-                    }
-                    return .closing
+                    guard let environment = registration.environment else { return .closing }
+                    guard FileIdentity(path: path + "/data.mdb") == environment.dataFile else { return .stale }
+                    return .found(environment)
                 }
                 let environment = try create(path: path, configuration: configuration)
                 registry[path] = Registration(environment: environment)
@@ -143,6 +175,13 @@ package final class LMDBEnvironment: Sendable {
                 return environment
             case .closing:
                 usleep(100)
+            case .stale:
+                let now = ContinuousClock.now
+                if staleSince == nil { staleSince = now }
+                guard let since = staleSince, now - since < staleReleaseWait else {
+                    throw LMDBError(code: ESTALE)
+                }
+                usleep(1_000)
             }
         }
     }
@@ -158,8 +197,10 @@ package final class LMDBEnvironment: Sendable {
             try LMDBError.check(mdb_env_open(handle, path, UInt32(MDB_NOTLS) | configuration.flags, 0o644))
             var dead: Int32 = 0
             try LMDBError.check(mdb_reader_check(handle, &dead))
+            guard let dataFile = FileIdentity(path: path + "/data.mdb") else { throw LMDBError(code: errno) }
             return LMDBEnvironment(
-                path: path, configuration: configuration, handle: handle, staleReadersCleared: Int(dead))
+                path: path, configuration: configuration, handle: handle, staleReadersCleared: Int(dead),
+                dataFile: dataFile)
         } catch {
             mdb_env_close(handle)
             throw error
