@@ -29,7 +29,8 @@ struct StatsCommand: AsyncParsableCommand {
                 lines.append("revisions      0")
             }
             if let span = statistics.timeSpan {
-                let seconds = Double(span.upperBound - span.lowerBound) / 1000
+                // In Double: a record may hold any time (a faulty writer), and Int64 would overflow.
+                let seconds = (Double(span.upperBound) - Double(span.lowerBound)) / 1000
                 lines.append(
                     "time span      \(Timestamp.iso8601(milliseconds: span.lowerBound)) to \(Timestamp.iso8601(milliseconds: span.upperBound)) "
                         + "(\(String(format: "%.3f", seconds)) s)")
