@@ -44,9 +44,12 @@ extension ChangeLog {
         let dataFile = URL(fileURLWithPath: path).appendingPathComponent("data.mdb").path
         let attributes = try? FileManager.default.attributesOfItem(atPath: dataFile)
         statistics.bytesOnDisk = (attributes?[.size] as? NSNumber)?.intValue ?? 0
-        let first = try firstRevision
-        let latest = try latestRevision
-        guard latest > 0 else { return statistics }
+        // Both ends from one transaction: appends or a drop in another process may come between
+        // two reads.
+        let (first, latest) = try store.read(during: "reading") { transaction in
+            (try store.first(in: transaction) ?? 0, try store.latest(in: transaction)?.revision ?? 0)
+        }
+        guard first > 0, latest > 0 else { return statistics }
         statistics.revisions = first...latest
         var firstTime: Int64?
         var lastTime: Int64 = 0
