@@ -33,7 +33,7 @@ let package = Package(
             ]
         ),
         .executableTarget(
-            name: "ChangeLogWorker", dependencies: ["ChangeLog", "ListAdapter"], path: "Tests/ChangeLogWorker"),
+            name: "ChangeLogWorker", dependencies: ["ChangeLog", "ListAdapter", "CLMDB"], path: "Tests/ChangeLogWorker"),
         .testTarget(name: "ListAdapterTests", dependencies: ["ListAdapter"]),
         .testTarget(name: "ChangeLogTests", dependencies: ["ChangeLog", "ListAdapter", "CLMDB"]),
         .testTarget(name: "ReplayTests", dependencies: ["ChangeLog", "ListAdapter", "CLMDB"]),

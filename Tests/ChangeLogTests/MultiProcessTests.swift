@@ -184,6 +184,26 @@ struct MultiProcessTests {
         }
         return (latest, snapshot)
     }
+
+    /// LMDB frees the reader slots of dead processes only when asked (`mdb_reader_check`): at
+    /// open, and, for a process that stays open, when the table is full.
+    @Test("reader slots of a process killed while reading are freed once the table is full")
+    func staleReaderSlots() async throws {
+        try await withTemporaryDirectory { path in
+            let log = try ChangeLog(path: path, options: .init(maxReaders: 8))
+            let snapshot = try makeSnapshot(sections: 2, itemsPerSection: 3)
+            _ = try await log.append(snapshot)
+            // The log stays open here while the reader dies: opening cannot be what frees its slots.
+            let worker = try WorkerProcess(["hold-readers", "--log", path, "--count", "8"])
+            _ = try await worker.waitForLine { $0 == "holding 8" }
+            worker.kill()
+            try await worker.waitForExit()
+            #expect(try log.latestRevision == 1)
+            #expect(try log.snapshot(at: 1) == snapshot)
+            _ = try await log.append(try makeSnapshot(sections: 1, itemsPerSection: 1))
+            #expect(try await log.verify().isValid)
+        }
+    }
 }
 
 /// R from a worker's `committed R` line.

@@ -1,3 +1,4 @@
+import CLMDB
 import ChangeLog
 import Foundation
 
@@ -10,6 +11,9 @@ import Foundation
 //   ChangeLogWorker subscribe --log PATH --from R --count N [--poll-ms P]
 //       prints `caughtUp L` when caught up and each revision number it receives; exits after N;
 //       checks for other processes' appends on file events and every P ms (default 100)
+//   ChangeLogWorker hold-readers --log PATH --count N
+//       begins N read transactions through LMDB's C API, prints `holding N`, and waits to be
+//       killed: the reader slots of a process that died reading
 
 /// Writes `line` and a newline to standard output at once.
 func emit(_ line: String) {
@@ -57,6 +61,21 @@ struct Arguments {
 }
 
 let arguments = Arguments(Array(CommandLine.arguments.dropFirst()))
+if arguments.command == "hold-readers" {
+    var environment: OpaquePointer?
+    guard mdb_env_create(&environment) == MDB_SUCCESS,
+        mdb_env_set_maxdbs(environment, 4) == MDB_SUCCESS,
+        mdb_env_open(environment, arguments.string("log"), UInt32(MDB_NOTLS | MDB_RDONLY), 0o644) == MDB_SUCCESS
+    else { fail("cannot open the environment at \(arguments.string("log"))") }
+    let count = arguments.number("count")
+    for index in 0..<count {
+        var transaction: OpaquePointer?
+        let result = mdb_txn_begin(environment, nil, UInt32(MDB_RDONLY), &transaction)
+        guard result == MDB_SUCCESS else { fail("read transaction \(index): \(String(cString: mdb_strerror(result)))") }
+    }
+    emit("holding \(count)")
+    while true { sleep(60) }
+}
 do {
     let log = try ChangeLog(
         path: arguments.string("log"),

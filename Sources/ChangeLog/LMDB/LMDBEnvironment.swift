@@ -306,6 +306,14 @@ package final class LMDBEnvironment: Sendable {
         return info.me_mapsize
     }
 
+    /// Frees the reader slots of processes that died during a read (`mdb_reader_check`);
+    /// returns how many.
+    func clearStaleReaders() -> Int {
+        var dead: Int32 = 0
+        guard mdb_reader_check(handle, &dead) == MDB_SUCCESS else { return 0 }
+        return Int(dead)
+    }
+
     /// Flushes committed transactions to disk (`mdb_env_sync` with `force`), which matters only
     /// when the environment was opened with `MDB_NOSYNC` or `MDB_NOMETASYNC`.
     package func sync() throws(LMDBError) {

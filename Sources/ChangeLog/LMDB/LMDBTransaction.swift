@@ -60,6 +60,7 @@ package struct LMDBTransaction: ~Copyable {
     @available(*, noasync, message: "a transaction must not span an await; use it from synchronous code")
     package init(environment: LMDBEnvironment, readOnly: Bool) throws(LMDBError) {
         var transaction: OpaquePointer?
+        var clearedStaleReaders = false
         while true {
             environment.gate.enter()
             let result = mdb_txn_begin(environment.handle, nil, readOnly ? UInt32(MDB_RDONLY) : 0, &transaction)
@@ -72,6 +73,12 @@ package struct LMDBTransaction: ~Copyable {
             environment.gate.leave()
             if result == MDB_MAP_RESIZED {
                 try environment.adoptResizedMap()
+                continue
+            }
+            // Slots of processes that died reading are cleared at open; a process that stays
+            // open clears the ones that died since when the table is full, once.
+            if result == MDB_READERS_FULL, !clearedStaleReaders, environment.clearStaleReaders() > 0 {
+                clearedStaleReaders = true
                 continue
             }
             throw LMDBError(code: result)
