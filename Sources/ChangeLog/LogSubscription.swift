@@ -242,7 +242,11 @@ public struct LogSubscription: AsyncSequence, Sendable {
             buffer = records
             bufferIndex = 0
             if let unreadable {
-                failure = ChangeLogError.wrapping(unreadable, path: store.path, during: "reading")
+                let error = ChangeLogError.wrapping(unreadable, path: store.path, during: "reading")
+                // With nothing to deliver first, fail now: a live subscription would otherwise
+                // wait for the next commit before saying so.
+                guard !records.isEmpty else { throw error }
+                failure = error
             }
             if let last = records.last?.revision {
                 guard last < .max else {
@@ -254,11 +258,13 @@ public struct LogSubscription: AsyncSequence, Sendable {
             }
         }
 
-        /// Ends the subscription and frees its listener; buffered records are discarded.
+        /// Ends the subscription and frees its listener; buffered records, and the error that
+        /// was to follow them, are discarded.
         private mutating func finish() {
             phase = .finished
             buffer = []
             bufferIndex = 0
+            failure = nil
             listener?.unregister()
             listener = nil
         }

@@ -25,7 +25,10 @@ enum StandardOutput {
     /// takes the output of `export` faster so). Call before anything is printed.
     static func prepare() {
         if isatty(STDOUT_FILENO) == 0 {
-            setvbuf(stdout, nil, _IOFBF, 1 << 20)
+            // glibc ignores the size without a buffer of the caller's; this one lives as long
+            // as the process.
+            let size = 1 << 20
+            setvbuf(stdout, UnsafeMutablePointer<CChar>.allocate(capacity: size), _IOFBF, size)
         }
     }
 
@@ -53,8 +56,11 @@ enum StandardOutput {
     }
 }
 
-/// Prints `message` as one line on standard error, prefixed with `replay: `.
+/// Prints `message` as one line on standard error, prefixed with `replay: `, after what
+/// standard output holds: where both go to one file, the message follows the lines written
+/// before it instead of landing inside one.
 func printError(_ message: String) {
+    fflush(stdout)
     writeToStandardError("replay: \(message)\n")
 }
 

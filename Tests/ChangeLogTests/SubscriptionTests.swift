@@ -267,6 +267,31 @@ struct SubscriptionTests {
         }
     }
 
+    /// Live, the subscriber reads after each commit; a revision dropped under its cursor must
+    /// fail the read at once, not after the next commit (which may never come).
+    @Test("a live subscriber whose next revision is dropped gets revisionDropped without another append")
+    func droppedUnderTheCursorWhileLive() async throws {
+        try await withTemporaryDirectory { path in
+            let log = try ChangeLog(path: path)
+            _ = try await appendRevisions(3, to: log)
+            var iterator = log.subscribe(from: 1, batchSize: 1).makeAsyncIterator()
+            #expect(try await events(4, from: &iterator) == ["1", "2", "3", "caughtUp 3"])
+            let snapshots = try (0..<3).map { try makeSnapshot(sections: 1, itemsPerSection: 2, version: 10 + $0) }
+            // Revisions 4 to 6 in one commit, while the subscriber waits: it wakes knowing of 6.
+            let appending = Task {
+                while log.notifier.waitingCount == 0 { try await Task.sleep(for: .milliseconds(1)) }
+                _ = try await log.append(contentsOf: snapshots.map { ChangeLog.AppendEntry($0) })
+            }
+            #expect(try await events(1, from: &iterator) == ["4"])
+            try await appending.value
+            _ = try await log.dropRevisions(before: 6)
+            let error = await #expect(throws: ChangeLogError.self) { _ = try await iterator.next() }
+            #expect(error?.code == .revisionDropped)
+            #expect(error?.revision == 5)
+            #expect(try await iterator.next() == nil)
+        }
+    }
+
     @Test("the notifier coalesces: a waiter wakes with the latest revision, stale numbers are ignored")
     func notifierCoalesces() async throws {
         let notifier = CommitNotifier()

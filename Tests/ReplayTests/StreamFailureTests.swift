@@ -80,4 +80,23 @@ struct StreamFailureTests {
         #expect(result.stderr == "replay: cannot write to standard output: Broken pipe\n", "\(result)")
         #expect(try String(contentsOfFile: status, encoding: .utf8) == "74\n")
     }
+
+    @Test(
+        "an error follows the lines written before it when both streams go to one file",
+        arguments: [["export"], ["replay", "--into", "jsonl"]])
+    func errorAfterOutput(command: [String]) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let log = directory.path("app.lmdb")
+        #expect(try ToolRunner.run(["import", "-", "--log", log], input: Fixtures.growing(6)).status == 0)
+        try Tampering.flipByte(ofRevision: 4, inLogAt: log)
+        let output = directory.path("output")
+        let arguments = (command + ["--log", log]).map { "'\($0)'" }.joined(separator: " ")
+        let result = try Self.shell("\"$REPLAY\" \(arguments) > '\(output)' 2>&1")
+        #expect(result.status != 0, "\(command): \(result)")
+        let lines = try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count >= 2, "\(command): \(lines)")
+        #expect(lines.last?.hasPrefix("replay: ") == true, "\(command): \(lines)")
+        #expect(lines.dropLast().allSatisfy { !$0.contains("replay: ") }, "\(command): \(lines)")
+    }
 }
