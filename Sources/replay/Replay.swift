@@ -38,6 +38,17 @@ struct Replay: AsyncParsableCommand {
         } catch let failure as StandardOutput.Failure {
             printError(failure.description)
             exit(withError: ExitCode(ExitStatus.outputFailed))
+        } catch let error where exitCode(for: error) == .success {
+            // --help and --version: their text goes through the same checked output.
+            let text = fullMessage(for: error)
+            if !text.isEmpty { StandardOutput.writeLine(text) }
+            do {
+                try StandardOutput.flush()
+            } catch {
+                printError(error.description)
+                exit(withError: ExitCode(ExitStatus.outputFailed))
+            }
+            exit(withError: ExitCode.success)
         } catch {
             exit(withError: error)
         }

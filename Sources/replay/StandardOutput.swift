@@ -59,8 +59,13 @@ enum StandardOutput {
 /// Prints `message` as one line on standard error, prefixed with `replay: `, after what
 /// standard output holds: where both go to one file, the message follows the lines written
 /// before it instead of landing inside one.
+///
+/// A reader of standard output that has gone (`replay export | head`) must not take the message
+/// with it: SIGPIPE is ignored during that flush, which then just fails.
 func printError(_ message: String) {
+    let previous = signal(SIGPIPE, SIG_IGN)
     fflush(stdout)
+    signal(SIGPIPE, previous)
     writeToStandardError("replay: \(message)\n")
 }
 

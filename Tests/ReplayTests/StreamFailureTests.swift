@@ -99,4 +99,29 @@ struct StreamFailureTests {
         #expect(lines.last?.hasPrefix("replay: ") == true, "\(command): \(lines)")
         #expect(lines.dropLast().allSatisfy { !$0.contains("replay: ") }, "\(command): \(lines)")
     }
+
+    @Test("--help and --version to a full disk exit 74 too", arguments: ["--help", "--version", "help"])
+    func helpToFullDisk(argument: String) throws {
+        let result = try Self.shell("\"$REPLAY\" \(argument) > /dev/full")
+        #expect(result.status == 74, "\(argument): \(result)")
+        #expect(result.stderr == "replay: cannot write to standard output: No space left on device\n")
+        #expect(try ToolRunner.run([argument]).status == 0)
+    }
+
+    /// The error comes while hundreds of kilobytes wait in the output buffer for a reader that
+    /// has gone: flushing them first must not kill the tool (SIGPIPE) before it says why.
+    @Test("an error still reaches standard error when the reader of standard output has gone")
+    func errorAfterReaderLeft() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let log = directory.path("app.lmdb")
+        #expect(try ToolRunner.run(["import", "-", "--log", log], input: Fixtures.growing(300)).status == 0)
+        try Tampering.flipByte(ofRevision: 150, inLogAt: log)
+        let status = directory.path("status")
+        let errors = directory.path("errors")
+        _ = try Self.shell(
+            "{ \"$REPLAY\" export --log '\(log)' 2> '\(errors)'; echo $? > '\(status)'; } | head -c 100 > /dev/null")
+        #expect(try String(contentsOfFile: status, encoding: .utf8) == "2\n")
+        #expect(try String(contentsOfFile: errors, encoding: .utf8).contains("revision 150"))
+    }
 }
