@@ -57,7 +57,8 @@ extension ChangeLog {
     /// `batchSize` revisions per read transaction (no transaction stays open between batches).
     ///
     /// Iterating throws when a revision of the range is missing (dropped, or after the latest
-    /// revision at the time its batch is read) or damaged.
+    /// revision at the time its batch is read) or damaged, after yielding every revision before
+    /// it.
     public func records(in range: ClosedRange<UInt64>, batchSize: Int = 64) -> RevisionRecords {
         RevisionRecords(log: self, start: range.lowerBound, end: range.upperBound, batchSize: batchSize)
     }

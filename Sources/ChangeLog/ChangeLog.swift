@@ -108,7 +108,8 @@ public final class ChangeLog: Sendable {
     /// may wait for another process's write transaction to finish.
     ///
     /// - Throws: ``ChangeLogError`` with ``ChangeLogError/Code/logNotFound`` (missing path),
-    ///   ``ChangeLogError/Code/cannotOpen`` (not a directory, no permission, not a log),
+    ///   ``ChangeLogError/Code/cannotOpen`` (not a directory, no permission, not a log; or the
+    ///   log was deleted or replaced while another instance in this process still has it open),
     ///   ``ChangeLogError/Code/incompatibleOptions`` (open in this process with another
     ///   durability), ``ChangeLogError/Code/unsupportedFormat``; each names the path.
     public init(path: String, options: Options = Options()) throws(ChangeLogError) {
