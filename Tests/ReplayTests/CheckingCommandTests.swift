@@ -18,11 +18,8 @@ struct CheckingCommandTests {
 
     @Test("verify names the revision whose stored record was changed behind the log's back")
     func verifyTampered() throws {
-        let directory = try TemporaryDirectory()
+        let (directory, log) = try Tampering.damagedLog(revisions: 6, damaged: 4)
         defer { directory.remove() }
-        let log = directory.path("app.lmdb")
-        #expect(try ToolRunner.run(["import", "-", "--log", log], input: Fixtures.growing(6)).status == 0)
-        try Tampering.flipByte(ofRevision: 4, inLogAt: log)
         let result = try ToolRunner.run(["verify", "--log", log])
         #expect(result.status == 1, "\(result)")
         #expect(result.stdout == "")
@@ -33,11 +30,8 @@ struct CheckingCommandTests {
 
     @Test("export of a damaged log writes every revision before the damage, then names it")
     func exportStopsAtDamage() throws {
-        let directory = try TemporaryDirectory()
+        let (directory, log) = try Tampering.damagedLog(revisions: 6, damaged: 4)
         defer { directory.remove() }
-        let log = directory.path("app.lmdb")
-        #expect(try ToolRunner.run(["import", "-", "--log", log], input: Fixtures.growing(6)).status == 0)
-        try Tampering.flipByte(ofRevision: 4, inLogAt: log)
         for command in ["export", "log"] {
             let result = try ToolRunner.run([command, "--log", log])
             #expect(result.status == 2, "\(command): \(result)")

@@ -85,11 +85,8 @@ struct StreamFailureTests {
         "an error follows the lines written before it when both streams go to one file",
         arguments: [["export"], ["replay", "--into", "jsonl"]])
     func errorAfterOutput(command: [String]) throws {
-        let directory = try TemporaryDirectory()
+        let (directory, log) = try Tampering.damagedLog(revisions: 6, damaged: 4)
         defer { directory.remove() }
-        let log = directory.path("app.lmdb")
-        #expect(try ToolRunner.run(["import", "-", "--log", log], input: Fixtures.growing(6)).status == 0)
-        try Tampering.flipByte(ofRevision: 4, inLogAt: log)
         let output = directory.path("output")
         let arguments = (command + ["--log", log]).map { "'\($0)'" }.joined(separator: " ")
         let result = try Self.shell("\"$REPLAY\" \(arguments) > '\(output)' 2>&1")
@@ -112,11 +109,8 @@ struct StreamFailureTests {
     /// has gone: flushing them first must not kill the tool (SIGPIPE) before it says why.
     @Test("an error still reaches standard error when the reader of standard output has gone")
     func errorAfterReaderLeft() throws {
-        let directory = try TemporaryDirectory()
+        let (directory, log) = try Tampering.damagedLog(revisions: 300, damaged: 150)
         defer { directory.remove() }
-        let log = directory.path("app.lmdb")
-        #expect(try ToolRunner.run(["import", "-", "--log", log], input: Fixtures.growing(300)).status == 0)
-        try Tampering.flipByte(ofRevision: 150, inLogAt: log)
         let status = directory.path("status")
         let errors = directory.path("errors")
         _ = try Self.shell(
