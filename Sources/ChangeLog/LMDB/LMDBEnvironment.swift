@@ -123,7 +123,9 @@ package final class LMDBEnvironment: Sendable {
         case found(LMDBEnvironment)
         case closing
         /// The environment open here maps a data file that is no longer the one at the path.
-        case stale
+        /// It is carried out of the lock: if this was its last reference, its `deinit` takes the
+        /// registry's lock, so it must not be released inside it.
+        case stale(LMDBEnvironment)
     }
 
     /// How long opening a deleted or replaced log waits for the process to release the
@@ -163,7 +165,9 @@ package final class LMDBEnvironment: Sendable {
             let lookup = try registry.withLock { registry throws(LMDBError) -> Lookup in
                 if let registration = registry[path] {
                     guard let environment = registration.environment else { return .closing }
-                    guard FileIdentity(path: path + "/data.mdb") == environment.dataFile else { return .stale }
+                    guard FileIdentity(path: path + "/data.mdb") == environment.dataFile else {
+                        return .stale(environment)
+                    }
                     return .found(environment)
                 }
                 let environment = try create(path: path, configuration: configuration)

@@ -60,22 +60,28 @@ enum Chunk: Hashable, Sendable {
     ) {
         writer.writeByte(Kind.items.rawValue)
         writer.writeCount(range.count)
-        guard let base = items.baseAddress else { return }
-        // The strings are read where they are. Copying one out of the array would retain and
-        // release its storage: atomic writes to memory that the threads diffing and cutting
-        // other snapshots sharing these strings read too, which made them the larger part of
-        // encoding. `withUTF8` only mutates a string that is not contiguous UTF-8, which is
-        // checked first; such strings are copied.
-        let inPlace = UnsafeMutablePointer(mutating: base)
+        // The strings are read where they are, through the non-mutating
+        // `withContiguousStorageIfAvailable`: other threads read the same arrays at the same
+        // time (the callers' diffs), so nothing here may claim write access to them. A string
+        // that is not contiguous UTF-8 is copied (`writeItem`).
         for index in range {
-            guard inPlace[index].id.isContiguousUTF8, inPlace[index].summary?.isContiguousUTF8 ?? true else {
-                writer.writeItem(base[index])
+            let wroteID: Void? = items[index].id.utf8.withContiguousStorageIfAvailable {
+                writer.writeStringBytes($0)
+            }
+            guard wroteID != nil else {
+                writer.writeItem(items[index])
                 continue
             }
-            inPlace[index].id.withUTF8 { writer.writeStringBytes($0) }
-            let written: Void? = inPlace[index].summary?.withUTF8 { writer.writeStringBytes($0, optional: true) }
-            if written == nil {
+            guard items[index].summary != nil else {
                 writer.writeVarint(0)
+                continue
+            }
+            // Unwrapped in place, to borrow the string rather than copy it out of the array.
+            let wroteSummary: Void? = items[index].summary.unsafelyUnwrapped.utf8.withContiguousStorageIfAvailable {
+                writer.writeStringBytes($0, optional: true)
+            }
+            if wroteSummary == nil {
+                writer.writeOptionalString(items[index].summary)
             }
         }
     }
