@@ -60,29 +60,8 @@ enum Chunk: Hashable, Sendable {
     ) {
         writer.writeByte(Kind.items.rawValue)
         writer.writeCount(range.count)
-        // The strings are read where they are, through the non-mutating
-        // `withContiguousStorageIfAvailable`: other threads read the same arrays at the same
-        // time (the callers' diffs), so nothing here may claim write access to them. A string
-        // that is not contiguous UTF-8 is copied (`writeItem`).
         for index in range {
-            let wroteID: Void? = items[index].id.utf8.withContiguousStorageIfAvailable {
-                writer.writeStringBytes($0)
-            }
-            guard wroteID != nil else {
-                writer.writeItem(items[index])
-                continue
-            }
-            guard items[index].summary != nil else {
-                writer.writeVarint(0)
-                continue
-            }
-            // Unwrapped in place, to borrow the string rather than copy it out of the array.
-            let wroteSummary: Void? = items[index].summary.unsafelyUnwrapped.utf8.withContiguousStorageIfAvailable {
-                writer.writeStringBytes($0, optional: true)
-            }
-            if wroteSummary == nil {
-                writer.writeOptionalString(items[index].summary)
-            }
+            writer.writeItem(items[index])
         }
     }
 

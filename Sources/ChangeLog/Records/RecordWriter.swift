@@ -43,41 +43,35 @@ struct RecordWriter {
 
     /// A string: its UTF-8 byte length as a varint, then the bytes.
     mutating func writeString(_ string: String) {
+        writeBytes(of: string, lengthOffset: 0)
+    }
+
+    /// An optional string: varint 0 for `nil`, otherwise byte length + 1, then the bytes.
+    mutating func writeOptionalString(_ string: String?) {
+        guard string != nil else {
+            writeVarint(0)
+            return
+        }
+        // Unwrapped in place: the string is borrowed, not copied (a copy retains its storage,
+        // an atomic write to memory that other threads reading the same snapshots share).
+        writeBytes(of: string.unsafelyUnwrapped, lengthOffset: 1)
+    }
+
+    /// The UTF-8 byte length of `string` plus `lengthOffset` as a varint, then the bytes, read
+    /// where they are through the non-mutating `withContiguousStorageIfAvailable` (other
+    /// threads may read the same string meanwhile); a string that is not contiguous UTF-8 is
+    /// copied first.
+    private mutating func writeBytes(of string: String, lengthOffset: UInt64) {
         let written: Void? = string.utf8.withContiguousStorageIfAvailable { utf8 in
-            writeCount(utf8.count)
+            writeVarint(UInt64(utf8.count) + lengthOffset)
             bytes.append(contentsOf: utf8)
         }
         if written != nil { return }
         var string = string
         string.withUTF8 { utf8 in
-            writeCount(utf8.count)
+            writeVarint(UInt64(utf8.count) + lengthOffset)
             bytes.append(contentsOf: utf8)
         }
-    }
-
-    /// An optional string: varint 0 for `nil`, otherwise byte length + 1, then the bytes.
-    mutating func writeOptionalString(_ string: String?) {
-        guard var string else {
-            writeVarint(0)
-            return
-        }
-        let written: Void? = string.utf8.withContiguousStorageIfAvailable { utf8 in
-            writeVarint(UInt64(utf8.count) + 1)
-            bytes.append(contentsOf: utf8)
-        }
-        if written != nil { return }
-        string.withUTF8 { utf8 in
-            writeVarint(UInt64(utf8.count) + 1)
-            bytes.append(contentsOf: utf8)
-        }
-    }
-
-    /// A string (or, when `optional`, a present optional string) given by its UTF-8 bytes:
-    /// the same bytes as ``writeString(_:)`` and ``writeOptionalString(_:)``.
-    @inline(__always)
-    mutating func writeStringBytes(_ utf8: UnsafeBufferPointer<UInt8>, optional: Bool = false) {
-        writeVarint(UInt64(utf8.count) + (optional ? 1 : 0))
-        bytes.append(contentsOf: utf8)
     }
 
     /// Eight bytes, little-endian.
