@@ -158,7 +158,7 @@ public final class ChangeLog: Sendable {
         let environment: LMDBEnvironment
         do {
             environment = try LMDBEnvironment.open(directory: path, configuration: configuration)
-        } catch  where error.code == ESTALE {
+        } catch let error where error.code == ESTALE {
             throw ChangeLogError(
                 code: .cannotOpen,
                 message: "the log at \(path) was deleted or replaced while this process still has it open: release "

@@ -218,25 +218,15 @@ public struct LogSubscription: AsyncSequence, Sendable {
             var loader = self.loader
             // A revision that cannot be read ends the batch; the ones before it are still
             // delivered, then its error is thrown.
-            var unreadable: (any Error)?
-            let records = try store.read(during: "reading") { transaction in
+            let (records, unreadable) = try store.read(during: "reading") {
+                transaction -> (records: [RevisionRecord], failure: (any Error)?) in
                 var last = limit
                 if end == nil {
                     let latest = try store.latest(in: transaction)?.revision ?? 0
-                    guard latest >= first else { return [RevisionRecord]() }
+                    guard latest >= first else { return ([], nil) }
                     last = Swift.min(last, latest)
                 }
-                var records: [RevisionRecord] = []
-                records.reserveCapacity(Int(last - first) + 1)
-                for revision in first...last {
-                    do {
-                        records.append(try store.record(at: revision, loader: &loader, in: transaction))
-                    } catch {
-                        unreadable = error
-                        break
-                    }
-                }
-                return records
+                return store.records(first...last, loader: &loader, in: transaction)
             }
             self.loader = loader
             buffer = records

@@ -94,26 +94,16 @@ public struct RevisionRecords: AsyncSequence, Sendable {
             var loader = self.loader
             // A revision that cannot be read ends the batch; the ones before it are still
             // handed out, then its error is thrown.
-            var unreadable: (any Error)?
-            let records = try store.read(during: "reading") { transaction in
+            let (records, unreadable) = try store.read(during: "reading") {
+                transaction -> (records: [RevisionRecord], failure: (any Error)?) in
                 var upper = last
                 if isOpenEnded {
                     // An open range ends at the latest revision; a dropped start still throws below.
                     let latest = try store.latest(in: transaction)?.revision ?? 0
-                    guard latest >= first else { return [RevisionRecord]() }
+                    guard latest >= first else { return ([], nil) }
                     upper = Swift.min(upper, latest)
                 }
-                var records: [RevisionRecord] = []
-                records.reserveCapacity(Int(upper - first) + 1)
-                for revision in first...upper {
-                    do {
-                        records.append(try store.record(at: revision, loader: &loader, in: transaction))
-                    } catch {
-                        unreadable = error
-                        break
-                    }
-                }
-                return records
+                return store.records(first...upper, loader: &loader, in: transaction)
             }
             self.loader = loader
             buffer = records
