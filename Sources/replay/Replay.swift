@@ -28,27 +28,22 @@ struct Replay: AsyncParsableCommand {
     static func main() async {
         StandardOutput.prepare()
         do {
-            var command = try parseAsRoot()
-            if var asynchronous = command as? AsyncParsableCommand {
-                try await asynchronous.run()
-            } else {
-                try command.run()
+            do {
+                var command = try parseAsRoot()
+                if var asynchronous = command as? AsyncParsableCommand {
+                    try await asynchronous.run()
+                } else {
+                    try command.run()
+                }
+            } catch let error where exitCode(for: error) == .success {
+                // --help and --version: their text goes through the same checked output.
+                let text = fullMessage(for: error)
+                if !text.isEmpty { StandardOutput.writeLine(text) }
             }
             try StandardOutput.flush()
         } catch let failure as StandardOutput.Failure {
             printError(failure.description)
             exit(withError: ExitCode(ExitStatus.outputFailed))
-        } catch let error where exitCode(for: error) == .success {
-            // --help and --version: their text goes through the same checked output.
-            let text = fullMessage(for: error)
-            if !text.isEmpty { StandardOutput.writeLine(text) }
-            do {
-                try StandardOutput.flush()
-            } catch {
-                printError(error.description)
-                exit(withError: ExitCode(ExitStatus.outputFailed))
-            }
-            exit(withError: ExitCode.success)
         } catch {
             exit(withError: error)
         }
