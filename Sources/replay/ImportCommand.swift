@@ -11,6 +11,9 @@ struct ImportCommand: AsyncParsableCommand {
             Each line is a snapshot in the interchange format, with optional string metadata:
             {"meta": {"commit": "3f2a9c"}, "sections": [{"title": "Today", "items": [{"id": "a"}]}]}
 
+            A line may also be a revision line as `replay export` writes it: its snapshot and \
+            metadata are appended, with a new number, time and changes.
+
             By default the import is all or nothing: a bad line (not JSON, a missing or \
             mistyped field, a duplicate title or id) stops it with an error naming the line, and \
             nothing of the file is appended. Creates the log when it does not exist.
@@ -18,6 +21,7 @@ struct ImportCommand: AsyncParsableCommand {
             Examples:
               replay import history.jsonl --log app.lmdb
               producer | replay import - --commit-every 1
+              replay export --log old.lmdb | replay import - --log copy.lmdb
             """
     )
 

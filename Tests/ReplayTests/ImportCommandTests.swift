@@ -45,6 +45,14 @@ struct ImportCommandTests {
             #"{"sections": [{"title": "A", "items": [{"id": "x"}]}, {"title": "B", "items": [{"id": "x"}]}]}"#,
             #"line 2: duplicate item id "x" at [0, 0] and [1, 0]; item ids must be unique across a snapshot"#
         ),
+        (
+            #"{"revision": 1, "meta": {}, "snapshot": {"sections": [{"items": []}]}}"#,
+            #"line 2: missing field "title" in snapshot.sections[0]"#
+        ),
+        (
+            #"{"revision": 1, "meta": {"n": 1}, "snapshot": {"sections": []}}"#,
+            "line 2: field meta.n is not a string: 1"
+        ),
     ]
 
     @Test("a bad line stops the import, names the line and the problem, and appends nothing", arguments: badLines)
@@ -60,6 +68,32 @@ struct ImportCommandTests {
         #expect(result.stdout == "")
         #expect(result.stderr == "replay: \(file), \(message); nothing else was appended\n")
         #expect(try ChangeLog(path: log, options: .init(createIfMissing: false)).latestRevision == 1)
+    }
+
+    @Test("an export imports back: the same snapshots, metadata and changes, with new times")
+    func exportImportsBack() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let original = directory.path("original.lmdb")
+        let copy = directory.path("copy.lmdb")
+        #expect(try ToolRunner.run(["import", "-", "--log", original], input: Fixtures.history).status == 0)
+        let exported = try ToolRunner.run(["export", "--log", original])
+        #expect(exported.status == 0, "\(exported)")
+        let imported = try ToolRunner.run(["import", "-", "--log", copy], input: exported.stdout)
+        #expect(imported.status == 0, "\(imported)")
+        #expect(imported.stdout == "appended revisions 1 to 3 (3) to \(copy)\n")
+        let reexported = try ToolRunner.run(["export", "--log", copy])
+        #expect(reexported.status == 0, "\(reexported)")
+        #expect(exported.stdout.split(separator: "\n").count == 3)
+        #expect(maskingTimes(reexported.stdout) == maskingTimes(exported.stdout))
+        // Revision lines mix with snapshot lines; their numbers are the log's to give.
+        let mixed = try ToolRunner.run(
+            ["import", "-", "--log", copy],
+            input: exported.stdout.split(separator: "\n")[1] + "\n" + #"{"sections": []}"# + "\n")
+        #expect(mixed.stdout == "appended revisions 4 to 5 (2) to \(copy)\n", "\(mixed)")
+        let log = try ChangeLog(path: copy, options: .init(createIfMissing: false))
+        #expect(try log.record(at: 4).meta == ["commit": "c2"])
+        #expect(try log.record(at: 4).snapshot == log.record(at: 2).snapshot)
     }
 
     @Test("a failed import into a new path leaves no log behind")

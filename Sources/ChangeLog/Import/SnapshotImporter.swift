@@ -4,6 +4,10 @@ import ListAdapter
 /// Appends snapshots read as FORMAT.md's JSON Lines (one snapshot, with optional `meta`, per
 /// line) to a ``ChangeLog``, one revision per line: what `replay import` does.
 ///
+/// A line may also be a revision line as `replay export` writes it, so that an export imports
+/// back: its `snapshot` and `meta` are appended; the log numbers, stamps and diffs the revision
+/// itself.
+///
 /// By default an import is all or nothing: every line is decoded and checked first, and one
 /// transaction appends them all; a bad line stops the import with a ``SnapshotImportError``
 /// naming the line, and nothing of the input is appended. ``Options/commitEvery`` commits every
@@ -46,7 +50,8 @@ public struct SnapshotImporter: Sendable {
         self.options = options
     }
 
-    /// Decodes one line of an import file.
+    /// Decodes one line of an import file: a snapshot line, or a revision line of an export
+    /// (its `snapshot` and `meta`).
     ///
     /// - Throws: ``SnapshotImportError`` naming `lineNumber` and the problem: not JSON, a
     ///   missing or mistyped field (with the offending value), a duplicate title or id.
@@ -55,7 +60,7 @@ public struct SnapshotImporter: Sendable {
     {
         let data = Data(line)
         do {
-            return try JSONDecoder().decode(AnnotatedSnapshot<String, String>.self, from: data)
+            return try JSONDecoder().decode(ImportLine.self, from: data).annotated
         } catch let error as DecodingError {
             throw SnapshotImportError(line: lineNumber, problem: JSONInputProblem.describe(error, in: data))
         } catch {
