@@ -9,7 +9,8 @@ struct TailCommand: AsyncParsableCommand {
         abstract: "Print revisions from R; with --follow, keep printing new ones until interrupted.",
         discussion: """
             With --follow, revisions appended later by this or any other process are printed as \
-            they are committed, each exactly once and in order.
+            they are committed, each exactly once and in order. Following from beyond the next \
+            revision says on standard error what it waits for.
 
             Examples:
               replay tail --log app.lmdb --from 1 --follow
@@ -44,6 +45,10 @@ struct TailCommand: AsyncParsableCommand {
                 guard latest > 0 else { return }
                 for try await record in log.records(in: start...latest) { try emit(record) }
                 return
+            }
+            if start > latest + 1 {
+                // Likely a mistyped revision: say what the follower waits for instead of nothing.
+                printError("waiting for revision \(start); the latest revision of \(log.path) is \(latest)")
             }
             for try await event in log.subscribe(from: start) {
                 if case .revision(let record) = event { try emit(record) }

@@ -57,6 +57,45 @@ struct TailAndDemoTests {
         #expect(seen == Array(1...total))
     }
 
+    @Test(
+        "tail --follow from beyond the next revision says what it waits for, then prints it",
+        .timeLimit(.minutes(1)))
+    func followFromTheFuture() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let log = directory.path("future.lmdb")
+        let lines = Fixtures.growing(3).split(separator: "\n").map(String.init)
+        #expect(try ToolRunner.run(["import", "-", "--log", log], input: lines[0] + "\n").status == 0)
+        let follower = try ToolRunner.start(["tail", "--log", log, "--from", "3", "--follow"])
+        // A follower that never writes would block the reads below: stop it after a while, so
+        // that they end and the expectations fail instead.
+        let process = follower.process
+        DispatchQueue.global().asyncAfter(deadline: .now() + 30) {
+            if process.isRunning { process.terminate() }
+        }
+        let notice = "replay: waiting for revision 3; the latest revision of \(log) is 1\n"
+        var stderr = Data()
+        let errors = follower.stderr.fileHandleForReading
+        while stderr.count < notice.utf8.count {
+            let chunk = errors.availableData
+            if chunk.isEmpty { break }
+            stderr.append(chunk)
+        }
+        #expect(String(decoding: stderr, as: UTF8.self) == notice)
+        let rest = lines.dropFirst().joined(separator: "\n") + "\n"
+        #expect(try ToolRunner.run(["import", "-", "--log", log, "--commit-every", "1"], input: rest).status == 0)
+        var stdout = Data()
+        let output = follower.stdout.fileHandleForReading
+        while !stdout.contains(UInt8(ascii: "\n")) {
+            let chunk = output.availableData
+            if chunk.isEmpty { break }
+            stdout.append(chunk)
+        }
+        follower.process.interrupt()
+        follower.process.waitUntilExit()
+        #expect(String(decoding: stdout, as: UTF8.self).hasPrefix("3 "))
+    }
+
     @Test("demo records, verifies and replays a few hundred revisions")
     func demo() throws {
         let directory = try TemporaryDirectory()
