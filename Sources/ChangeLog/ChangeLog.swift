@@ -122,8 +122,8 @@ public final class ChangeLog: Sendable {
                     + "\(options.maxReaders))",
                 path: path)
         }
-        var isDirectory: ObjCBool = false
-        if !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+        switch PathStatus(of: path) {
+        case .missing:
             guard options.createIfMissing else {
                 throw ChangeLogError(
                     code: .logNotFound,
@@ -138,19 +138,35 @@ public final class ChangeLog: Sendable {
                     message: "cannot create the log directory \(path): check the permissions of its parent",
                     path: path, cause: SendableDescription(error))
             }
-        } else if !isDirectory.boolValue {
+        case .unreachable(let code):
+            throw ChangeLogError(
+                code: .cannotOpen,
+                message: "cannot reach \(path) (\(PathStatus.describe(code))): check the permissions of the "
+                    + "directories on its path",
+                path: path)
+        case .notDirectory:
             throw ChangeLogError(
                 code: .cannotOpen, message: "\(path) is a file; a log is a directory: pass the directory's path",
                 path: path)
-        } else if !options.createIfMissing,
-            !FileManager.default.fileExists(atPath: URL(fileURLWithPath: path).appendingPathComponent("data.mdb").path)
-        {
+        case .directory:
+            guard !options.createIfMissing else { break }
             // An existing directory that holds no log: opening must not turn it into one.
-            throw ChangeLogError(
-                code: .logNotFound,
-                message: "no log at \(path): the directory holds no data.mdb; check the path, or pass "
-                    + "Options(createIfMissing: true) to create one",
-                path: path)
+            switch PathStatus(of: URL(fileURLWithPath: path).appendingPathComponent("data.mdb").path) {
+            case .missing:
+                throw ChangeLogError(
+                    code: .logNotFound,
+                    message: "no log at \(path): the directory holds no data.mdb; check the path, or pass "
+                        + "Options(createIfMissing: true) to create one",
+                    path: path)
+            case .unreachable(let code):
+                throw ChangeLogError(
+                    code: .cannotOpen,
+                    message: "cannot look into the log directory \(path) (\(PathStatus.describe(code))): check "
+                        + "that it is a log directory you may read and write",
+                    path: path)
+            case .directory, .notDirectory:
+                break
+            }
         }
         let configuration = LMDBEnvironment.Configuration(
             mapSize: options.initialMapSize, maxDatabases: 4, maxReaders: UInt32(options.maxReaders),
@@ -167,8 +183,7 @@ public final class ChangeLog: Sendable {
         } catch {
             throw ChangeLogError(
                 code: .cannotOpen,
-                message: "cannot open the log at \(path) (\(error)): check that it is a log directory you may read "
-                    + "and write",
+                message: "cannot open the log at \(path): check that it is a log directory you may read and write",
                 path: path, cause: error)
         }
         guard environment.configuration.flags == configuration.flags else {

@@ -132,6 +132,48 @@ struct ReadingCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["notes.txt"])
     }
 
+    @Test("a log this user may not reach or open is reported as such, not as missing, with the reason once")
+    func unreachableLog() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let locked = directory.path("locked")
+        let log = locked + "/app.lmdb"
+        #expect(try ToolRunner.run(["import", "-", "--log", log], input: #"{"sections": []}"# + "\n").status == 0)
+        // Root may search every directory: as root, the tool runs as nobody, from a copy that
+        // nobody may run wherever the build directory is.
+        var launcher: [String] = []
+        if getuid() == 0 {
+            let copy = directory.path("replay")
+            try FileManager.default.copyItem(atPath: ToolRunner.binary.path, toPath: copy)
+            launcher = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", copy]
+        }
+        func attempt(locking path: String) throws -> ToolRunner.Result {
+            try FileManager.default.setAttributes([.posixPermissions: 0], ofItemAtPath: path)
+            defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path) }
+            return try ToolRunner.run(["log", "--log", log], launcher: launcher)
+        }
+        let parentLocked = try attempt(locking: locked)
+        #expect(parentLocked.status == 2)
+        #expect(
+            parentLocked.stderr
+                == "replay: cannot reach \(log) (Permission denied): check the permissions of the directories on "
+                + "its path\n")
+        let logLocked = try attempt(locking: log)
+        #expect(logLocked.status == 2)
+        #expect(
+            logLocked.stderr
+                == "replay: cannot look into the log directory \(log) (Permission denied): check that it is a log "
+                + "directory you may read and write\n")
+        let dataLocked = try attempt(locking: log + "/data.mdb")
+        #expect(dataLocked.status == 2)
+        #expect(
+            dataLocked.stderr
+                == "replay: cannot open the log at \(log): check that it is a log directory you may read and write "
+                + "(Permission denied (LMDB code 13))\n")
+        // Unlocked again, the log is as it was.
+        #expect(try ToolRunner.run(["log", "--log", log]).status == 0)
+    }
+
     @Test("metadata and values with line breaks or escape codes stay on one line, escaped")
     func controlCharacters() async throws {
         let directory = try TemporaryDirectory()

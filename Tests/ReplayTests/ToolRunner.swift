@@ -33,11 +33,14 @@ enum ToolRunner {
     }()
 
     /// Runs `replay` with `arguments`, feeding `input` on standard input, and waits for it.
+    ///
+    /// - Parameter launcher: when not empty, a command and its arguments that run `replay`
+    ///   (`setpriv … /path/to/replay`): `arguments` are appended to it.
     static func run(
         _ arguments: [String], input: String? = nil, environment: [String: String] = [:],
-        directory: URL? = nil
+        directory: URL? = nil, launcher: [String] = []
     ) throws -> Result {
-        let process = try start(arguments, environment: environment, directory: directory)
+        let process = try start(arguments, environment: environment, directory: directory, launcher: launcher)
         if let input { process.stdin.fileHandleForWriting.write(Data(input.utf8)) }
         try process.stdin.fileHandleForWriting.close()
         // Read both pipes concurrently so a full pipe never blocks the child.
@@ -60,11 +63,11 @@ enum ToolRunner {
 
     /// Starts `replay` with `arguments` without waiting for it.
     static func start(
-        _ arguments: [String], environment: [String: String] = [:], directory: URL? = nil
+        _ arguments: [String], environment: [String: String] = [:], directory: URL? = nil, launcher: [String] = []
     ) throws -> Running {
         let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
+        process.executableURL = launcher.first.map { URL(fileURLWithPath: $0) } ?? binary
+        process.arguments = launcher.dropFirst() + arguments
         var env = ProcessInfo.processInfo.environment
         env.removeValue(forKey: "REPLAY_LOG")
         for (key, value) in environment { env[key] = value }

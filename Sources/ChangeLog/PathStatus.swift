@@ -1,0 +1,32 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// What `stat(2)` says about a path: enough to tell a log that is missing from one this process
+/// may not reach (`FileManager.fileExists` answers `false` to both).
+enum PathStatus: Equatable {
+    case directory
+    case notDirectory
+    /// Nothing at the path (`ENOENT`), or a component of it is not a directory (`ENOTDIR`).
+    case missing
+    /// The path cannot be examined, with the `errno` that says why (`EACCES` for a directory on
+    /// the way that this process may not search).
+    case unreachable(Int32)
+
+    init(of path: String) {
+        var information = stat()
+        guard stat(path, &information) == 0 else {
+            let code = errno
+            self = code == ENOENT || code == ENOTDIR ? .missing : .unreachable(code)
+            return
+        }
+        self = information.st_mode & S_IFMT == S_IFDIR ? .directory : .notDirectory
+    }
+
+    /// The system's text for an `errno`.
+    static func describe(_ code: Int32) -> String {
+        String(cString: strerror(code))
+    }
+}
