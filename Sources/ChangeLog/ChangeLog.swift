@@ -141,8 +141,7 @@ public final class ChangeLog: Sendable {
         case .unreachable(let code):
             throw ChangeLogError(
                 code: .cannotOpen,
-                message: "cannot reach \(path) (\(PathStatus.describe(code))): check the permissions of the "
-                    + "directories on its path",
+                message: "cannot reach \(path) (\(PathStatus.describe(code))): check the directories on its path",
                 path: path)
         case .notDirectory:
             throw ChangeLogError(

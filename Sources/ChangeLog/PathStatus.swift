@@ -9,17 +9,17 @@
 enum PathStatus: Equatable {
     case directory
     case notDirectory
-    /// Nothing at the path (`ENOENT`), or a component of it is not a directory (`ENOTDIR`).
+    /// Nothing at the path (`ENOENT`).
     case missing
-    /// The path cannot be examined, with the `errno` that says why (`EACCES` for a directory on
-    /// the way that this process may not search).
+    /// The path cannot be examined, with the `errno` that says why: `EACCES` for a directory on
+    /// the way that this process may not search, `ENOTDIR` for a file on the way, and so on.
     case unreachable(Int32)
 
     init(of path: String) {
         var information = stat()
         guard stat(path, &information) == 0 else {
             let code = errno
-            self = code == ENOENT || code == ENOTDIR ? .missing : .unreachable(code)
+            self = code == ENOENT ? .missing : .unreachable(code)
             return
         }
         self = information.st_mode & S_IFMT == S_IFDIR ? .directory : .notDirectory

@@ -48,7 +48,8 @@ struct TailCommand: AsyncParsableCommand {
             }
             if start > latest + 1 {
                 // Likely a mistyped revision: say what the follower waits for instead of nothing.
-                printError("waiting for revision \(start); the latest revision of \(log.path) is \(latest)")
+                let holds = latest == 0 ? "\(log.path) is empty" : "the latest revision of \(log.path) is \(latest)"
+                printError("waiting for revision \(start); \(holds)")
             }
             for try await event in log.subscribe(from: start) {
                 if case .revision(let record) = event { try emit(record) }

@@ -139,25 +139,43 @@ struct ReadingCommandTests {
         let locked = directory.path("locked")
         let log = locked + "/app.lmdb"
         #expect(try ToolRunner.run(["import", "-", "--log", log], input: #"{"sections": []}"# + "\n").status == 0)
-        // Root may search every directory: as root, the tool runs as nobody, from a copy that
-        // nobody may run wherever the build directory is.
+        let manager = FileManager.default
+        let files = try manager.contentsOfDirectory(atPath: log).map { log + "/" + $0 }
+        // Root may search and open everything: as root, the tool runs as nobody, from a copy,
+        // on a log nobody owns. Modes are set whatever the umask.
         var launcher: [String] = []
+        var modes = [directory.url.path: 0o755, locked: 0o755, log: 0o755]
+        for file in files { modes[file] = 0o644 }
         if getuid() == 0 {
+            let setpriv = "/usr/bin/setpriv"
+            try #require(manager.isExecutableFile(atPath: setpriv), "as root, this test runs the tool through setpriv")
             let copy = directory.path("replay")
-            try FileManager.default.copyItem(atPath: ToolRunner.binary.path, toPath: copy)
-            launcher = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", copy]
+            try manager.copyItem(atPath: ToolRunner.binary.path, toPath: copy)
+            modes[copy] = 0o755
+            launcher = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", copy]
+            for path in [locked, log] + files {
+                try manager.setAttributes([.ownerAccountID: 65534, .groupOwnerAccountID: 65534], ofItemAtPath: path)
+            }
+        }
+        for (path, mode) in modes {
+            try manager.setAttributes([.posixPermissions: mode], ofItemAtPath: path)
+        }
+        func run(_ path: String = log) throws -> ToolRunner.Result {
+            try ToolRunner.run(["log", "--log", path], launcher: launcher)
         }
         func attempt(locking path: String) throws -> ToolRunner.Result {
-            try FileManager.default.setAttributes([.posixPermissions: 0], ofItemAtPath: path)
-            defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path) }
-            return try ToolRunner.run(["log", "--log", log], launcher: launcher)
+            try manager.setAttributes([.posixPermissions: 0], ofItemAtPath: path)
+            defer { try? manager.setAttributes([.posixPermissions: modes[path] ?? 0o755], ofItemAtPath: path) }
+            return try run()
         }
+        // Nothing locked yet: the log opens.
+        let open = try run()
+        #expect(open.status == 0, "\(open)")
         let parentLocked = try attempt(locking: locked)
         #expect(parentLocked.status == 2)
         #expect(
             parentLocked.stderr
-                == "replay: cannot reach \(log) (Permission denied): check the permissions of the directories on "
-                + "its path\n")
+                == "replay: cannot reach \(log) (Permission denied): check the directories on its path\n")
         let logLocked = try attempt(locking: log)
         #expect(logLocked.status == 2)
         #expect(
@@ -170,8 +188,14 @@ struct ReadingCommandTests {
             dataLocked.stderr
                 == "replay: cannot open the log at \(log): check that it is a log directory you may read and write "
                 + "(Permission denied (LMDB code 13))\n")
+        let throughFile = try run(log + "/data.mdb/app.lmdb")
+        #expect(throughFile.status == 2)
+        #expect(
+            throughFile.stderr
+                == "replay: cannot reach \(log)/data.mdb/app.lmdb (Not a directory): check the directories on its path\n"
+        )
         // Unlocked again, the log is as it was.
-        #expect(try ToolRunner.run(["log", "--log", log]).status == 0)
+        #expect(try run().status == 0)
     }
 
     @Test("metadata and values with line breaks or escape codes stay on one line, escaped")

@@ -65,23 +65,35 @@ struct TailAndDemoTests {
         defer { directory.remove() }
         let log = directory.path("future.lmdb")
         let lines = Fixtures.growing(3).split(separator: "\n").map(String.init)
+        #expect(try ToolRunner.run(["import", "-", "--log", log], input: "\n").status == 0)
+
+        /// Starts a follower from `revision`, and reads standard error up to its first line.
+        func follow(from revision: Int) throws -> (ToolRunner.Running, notice: String) {
+            let follower = try ToolRunner.start(["tail", "--log", log, "--from", "\(revision)", "--follow"])
+            // A hang guard, not a time limit: a follower that never writes would block the reads
+            // below forever; stopped, it closes its pipes, the reads end and the expectations fail.
+            let process = follower.process
+            DispatchQueue.global().asyncAfter(deadline: .now() + 120) {
+                if process.isRunning { process.terminate() }
+            }
+            var stderr = Data()
+            let errors = follower.stderr.fileHandleForReading
+            while !stderr.contains(UInt8(ascii: "\n")) {
+                let chunk = errors.availableData
+                if chunk.isEmpty { break }
+                stderr.append(chunk)
+            }
+            return (follower, String(decoding: stderr, as: UTF8.self))
+        }
+
+        let (early, emptyNotice) = try follow(from: 2)
+        early.process.interrupt()
+        early.process.waitUntilExit()
+        #expect(emptyNotice == "replay: waiting for revision 2; \(log) is empty\n")
+
         #expect(try ToolRunner.run(["import", "-", "--log", log], input: lines[0] + "\n").status == 0)
-        let follower = try ToolRunner.start(["tail", "--log", log, "--from", "3", "--follow"])
-        // A hang guard, not a time limit: a follower that never writes would block the reads
-        // below forever; stopped, it closes its pipes, the reads end and the expectations fail.
-        let process = follower.process
-        DispatchQueue.global().asyncAfter(deadline: .now() + 120) {
-            if process.isRunning { process.terminate() }
-        }
-        let notice = "replay: waiting for revision 3; the latest revision of \(log) is 1\n"
-        var stderr = Data()
-        let errors = follower.stderr.fileHandleForReading
-        while stderr.count < notice.utf8.count {
-            let chunk = errors.availableData
-            if chunk.isEmpty { break }
-            stderr.append(chunk)
-        }
-        #expect(String(decoding: stderr, as: UTF8.self) == notice)
+        let (follower, notice) = try follow(from: 3)
+        #expect(notice == "replay: waiting for revision 3; the latest revision of \(log) is 1\n")
         let rest = lines.dropFirst().joined(separator: "\n") + "\n"
         #expect(try ToolRunner.run(["import", "-", "--log", log, "--commit-every", "1"], input: rest).status == 0)
         var stdout = Data()
