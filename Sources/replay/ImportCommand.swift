@@ -15,7 +15,8 @@ struct ImportCommand: AsyncParsableCommand {
             metadata are appended, with a new number, time and changes.
 
             By default the import is all or nothing: a bad line (not JSON, a missing or \
-            mistyped field, a duplicate title or id) stops it with an error naming the line, and \
+            mistyped field, a duplicate title or id, a key named twice in one object) stops it \
+            with an error naming the line, and \
             nothing of the file is appended. Creates the log when it does not exist.
 
             Examples:

@@ -19,7 +19,13 @@ enum SnapshotFile {
             data = contents
         }
         do {
-            return try JSONDecoder().decode(ListSnapshot<String, String>.self, from: data)
+            let snapshot = try JSONDecoder().decode(ListSnapshot<String, String>.self, from: data)
+            if let duplicate = JSONDuplicateKeys.first(in: data) {
+                throw InputError("\(path): \(duplicate)")
+            }
+            return snapshot
+        } catch let error as InputError {
+            throw error
         } catch let error as DecodingError {
             throw InputError("\(path): \(JSONInputProblem.describe(error, in: data))")
         } catch {

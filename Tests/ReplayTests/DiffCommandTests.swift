@@ -69,6 +69,10 @@ struct DiffCommandTests {
                 #"{"sections": [{"title": "A", "items": [{"id": "x"}, {"id": "x"}]}]}"#,
                 #"duplicate item id "x" at [0, 0] and [0, 1]; item ids must be unique across a snapshot"#
             ),
+            (
+                #"{"sections": [{"title": "A", "items": [{"id": "x", "summary": "1", "summary": "2"}]}]}"#,
+                #"duplicate key "summary" in sections[0].items[0]; a key may appear once in an object"#
+            ),
         ])
     func badInput(contents: String, problem: String) throws {
         let directory = try TemporaryDirectory()

@@ -53,6 +53,14 @@ struct ImportCommandTests {
             #"{"revision": 1, "meta": {"n": 1}, "snapshot": {"sections": []}}"#,
             "line 2: field meta.n is not a string: 1"
         ),
+        (
+            #"{"sections": [{"title": "A", "items": [{"id": "a", "id": "b"}]}]}"#,
+            #"line 2: duplicate key "id" in sections[0].items[0]; a key may appear once in an object"#
+        ),
+        (
+            #"{"sections": [], "sections": []}"#,
+            #"line 2: duplicate key "sections" at the top level; a key may appear once in an object"#
+        ),
     ]
 
     @Test("a bad line stops the import, names the line and the problem, and appends nothing", arguments: badLines)

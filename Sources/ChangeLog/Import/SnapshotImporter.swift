@@ -54,13 +54,20 @@ public struct SnapshotImporter: Sendable {
     /// (its `snapshot` and `meta`).
     ///
     /// - Throws: ``SnapshotImportError`` naming `lineNumber` and the problem: not JSON, a
-    ///   missing or mistyped field (with the offending value), a duplicate title or id.
+    ///   missing or mistyped field (with the offending value), a duplicate title or id, a key
+    ///   named twice in one object.
     public static func decode(line: some Collection<UInt8>, lineNumber: Int) throws(SnapshotImportError)
         -> AnnotatedSnapshot<String, String>
     {
         let data = Data(line)
         do {
-            return try JSONDecoder().decode(ImportLine.self, from: data).annotated
+            let line = try JSONDecoder().decode(ImportLine.self, from: data).annotated
+            if let duplicate = JSONDuplicateKeys.first(in: data) {
+                throw SnapshotImportError(line: lineNumber, problem: duplicate.description)
+            }
+            return line
+        } catch let error as SnapshotImportError {
+            throw error
         } catch let error as DecodingError {
             throw SnapshotImportError(line: lineNumber, problem: JSONInputProblem.describe(error, in: data))
         } catch {

@@ -1,0 +1,269 @@
+import Foundation
+
+/// Finds an object in a JSON text that names the same key twice. `JSONDecoder` keeps one of the
+/// two values without a word; an input that says two things about one field is refused instead
+/// (RFC 8259 leaves such objects to each parser, I-JSON forbids them).
+///
+/// Keys are compared as strings of code points, after their escapes are decoded: `"id"` and
+/// `"\u0069d"` are the same key, and so are two spellings of an escaped surrogate pair.
+package enum JSONDuplicateKeys {
+    /// A key named twice in one object, and the path of that object in
+    /// ``JSONInputProblem/path(_:)``'s notation.
+    package struct Duplicate: Equatable, Sendable, CustomStringConvertible {
+        /// The key, decoded.
+        package var key: String
+        /// Where the object is: `sections[0].items[3]`, or `(top level)`.
+        package var path: String
+
+        /// `duplicate key "id" in sections[0].items[3]; …`.
+        package var description: String {
+            let place = path == "(top level)" ? "at the top level" : "in \(path)"
+            return "duplicate key \"\(key)\" \(place); a key may appear once in an object"
+        }
+    }
+
+    /// The first key named twice in one object of `json`, in reading order; `nil` when there is
+    /// none. Call it on text that parses as JSON: on anything else it returns `nil`.
+    ///
+    /// - Complexity: O(*n*) for *n* bytes, plus O(*k*²) comparisons of the keys of an object
+    ///   with *k* keys.
+    package static func first(in json: Data) -> Duplicate? {
+        json.withUnsafeBytes { raw in
+            var scanner = Scanner(raw.bindMemory(to: UInt8.self))
+            return scanner.firstDuplicate()
+        }
+    }
+}
+
+/// A single pass over valid JSON text, with an explicit stack (no recursion, so no depth limit).
+private struct Scanner {
+    /// A key of an open object: where its text lies between the quotes.
+    struct Key {
+        var start: Int
+        var end: Int
+        var escaped: Bool
+    }
+
+    /// An open object or array.
+    enum Container {
+        /// An object whose keys start at `firstKey` in ``keys``.
+        case object(firstKey: Int)
+        /// An array and the index of its current element.
+        case array(index: Int)
+    }
+
+    let bytes: UnsafeBufferPointer<UInt8>
+    var position = 0
+    var containers: [Container] = []
+    /// The keys of every open object, innermost last.
+    var keys: [Key] = []
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+    }
+
+    mutating func firstDuplicate() -> JSONDuplicateKeys.Duplicate? {
+        while true {
+            // At the start of a value.
+            skipWhitespace()
+            guard position < bytes.count else { return nil }
+            switch bytes[position] {
+            case UInt8(ascii: "{"):
+                position += 1
+                containers.append(.object(firstKey: keys.count))
+                skipWhitespace()
+                if peek(UInt8(ascii: "}")) {
+                    position += 1
+                    containers.removeLast()
+                } else {
+                    if let duplicate = readKey() { return duplicate }
+                    continue
+                }
+            case UInt8(ascii: "["):
+                position += 1
+                containers.append(.array(index: 0))
+                skipWhitespace()
+                if peek(UInt8(ascii: "]")) {
+                    position += 1
+                    containers.removeLast()
+                } else {
+                    continue
+                }
+            case UInt8(ascii: "\""):
+                guard skipString() != nil else { return nil }
+            default:
+                while position < bytes.count, !Self.endsScalar(bytes[position]) {
+                    position += 1
+                }
+            }
+            // After a value: close containers until one continues with a comma.
+            while true {
+                skipWhitespace()
+                guard let container = containers.last, position < bytes.count else { return nil }
+                let byte = bytes[position]
+                position += 1
+                if byte == UInt8(ascii: ",") {
+                    if case .array(let index) = container {
+                        containers[containers.count - 1] = .array(index: index + 1)
+                    } else if let duplicate = readKey() {
+                        return duplicate
+                    }
+                    break
+                }
+                guard byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") else { return nil }
+                if case .object(let firstKey) = container {
+                    keys.removeSubrange(firstKey...)
+                }
+                containers.removeLast()
+            }
+        }
+    }
+
+    /// Reads the key at the current position of the innermost object and the colon after it;
+    /// returns it as a duplicate when the object already had it.
+    private mutating func readKey() -> JSONDuplicateKeys.Duplicate? {
+        skipWhitespace()
+        guard case .object(let firstKey) = containers.last, peek(UInt8(ascii: "\"")),
+            let key = skipString()
+        else { return nil }
+        for earlier in keys[firstKey...] where same(earlier, key) {
+            return JSONDuplicateKeys.Duplicate(
+                key: String(decoding: decoded(key), as: UTF8.self), path: path())
+        }
+        keys.append(key)
+        skipWhitespace()
+        guard peek(UInt8(ascii: ":")) else { return nil }
+        position += 1
+        return nil
+    }
+
+    /// Skips the string starting at the current position (its opening quote); returns where
+    /// its text lies, or `nil` when it does not end.
+    private mutating func skipString() -> Key? {
+        position += 1
+        let start = position
+        var escaped = false
+        while position < bytes.count {
+            switch bytes[position] {
+            case UInt8(ascii: "\""):
+                defer { position += 1 }
+                return Key(start: start, end: position, escaped: escaped)
+            case UInt8(ascii: "\\"):
+                escaped = true
+                position += 2
+            default:
+                position += 1
+            }
+        }
+        return nil
+    }
+
+    private func same(_ lhs: Key, _ rhs: Key) -> Bool {
+        if !lhs.escaped, !rhs.escaped {
+            guard lhs.end - lhs.start == rhs.end - rhs.start else { return false }
+            return memcmp(bytes.baseAddress! + lhs.start, bytes.baseAddress! + rhs.start, lhs.end - lhs.start) == 0
+        }
+        return decoded(lhs) == decoded(rhs)
+    }
+
+    /// The UTF-8 bytes of a key's text with its escapes decoded.
+    private func decoded(_ key: Key) -> [UInt8] {
+        let text = bytes[key.start..<key.end]
+        guard key.escaped else { return Array(text) }
+        var scalars = String.UnicodeScalarView()
+        var utf8: [UInt8] = []
+        var index = text.startIndex
+        func flush() {
+            if !utf8.isEmpty {
+                scalars.append(contentsOf: String(decoding: utf8, as: UTF8.self).unicodeScalars)
+                utf8.removeAll()
+            }
+        }
+        while index < text.endIndex {
+            let byte = text[index]
+            guard byte == UInt8(ascii: "\\"), index + 1 < text.endIndex else {
+                utf8.append(byte)
+                index += 1
+                continue
+            }
+            flush()
+            let escape = text[index + 1]
+            index += 2
+            switch escape {
+            case UInt8(ascii: "b"): scalars.append("\u{08}")
+            case UInt8(ascii: "f"): scalars.append("\u{0C}")
+            case UInt8(ascii: "n"): scalars.append("\n")
+            case UInt8(ascii: "r"): scalars.append("\r")
+            case UInt8(ascii: "t"): scalars.append("\t")
+            case UInt8(ascii: "u"):
+                guard var unit = hex4(text, at: index) else { return Array(text) }
+                index += 4
+                if (0xD800..<0xDC00).contains(unit), index + 6 <= text.endIndex, text[index] == UInt8(ascii: "\\"),
+                    text[index + 1] == UInt8(ascii: "u"), let low = hex4(text, at: index + 2),
+                    (0xDC00..<0xE000).contains(low)
+                {
+                    unit = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
+                    index += 6
+                }
+                scalars.append(Unicode.Scalar(unit) ?? "\u{FFFD}")
+            default:
+                // `\"`, `\\`, `\/`: the character itself.
+                scalars.append(Unicode.Scalar(escape))
+            }
+        }
+        flush()
+        return Array(String(scalars).utf8)
+    }
+
+    private func hex4(_ text: Slice<UnsafeBufferPointer<UInt8>>, at index: Int) -> UInt32? {
+        guard index + 4 <= text.endIndex else { return nil }
+        var value: UInt32 = 0
+        for byte in text[index..<(index + 4)] {
+            guard let digit = Character(Unicode.Scalar(byte)).hexDigitValue else { return nil }
+            value = value << 4 | UInt32(digit)
+        }
+        return value
+    }
+
+    /// The path of the innermost object, from the keys and indices of the containers around it.
+    /// An object's current key is the last of its keys: the keys of the objects inside it come
+    /// after its own.
+    private func path() -> String {
+        var result = ""
+        for (offset, container) in containers.dropLast().enumerated() {
+            switch container {
+            case .object:
+                let inner = containers[(offset + 1)...].lazy.compactMap { container -> Int? in
+                    if case .object(let firstKey) = container { return firstKey }
+                    return nil
+                }.first
+                let key = String(decoding: decoded(keys[(inner ?? keys.count) - 1]), as: UTF8.self)
+                result += result.isEmpty ? key : ".\(key)"
+            case .array(let index):
+                result += "[\(index)]"
+            }
+        }
+        return result.isEmpty ? "(top level)" : result
+    }
+
+    private mutating func skipWhitespace() {
+        while position < bytes.count {
+            switch bytes[position] {
+            case 0x20, 0x09, 0x0A, 0x0D: position += 1
+            default: return
+            }
+        }
+    }
+
+    private func peek(_ byte: UInt8) -> Bool {
+        position < bytes.count && bytes[position] == byte
+    }
+
+    /// Whether `byte` ends a number or a literal (`true`, `false`, `null`).
+    private static func endsScalar(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: ","), UInt8(ascii: "]"), UInt8(ascii: "}"), 0x20, 0x09, 0x0A, 0x0D: true
+        default: false
+        }
+    }
+}

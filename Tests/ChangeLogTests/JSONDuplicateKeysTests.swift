@@ -1,0 +1,98 @@
+import Foundation
+import ListAdapter
+import Testing
+
+@testable import ChangeLog
+
+@Suite("JSON duplicate keys")
+struct JSONDuplicateKeysTests {
+    static let valid: [String] = [
+        #"{}"#, #"[]"#, #"{"a": {}, "b": []}"#, "  {\n\t\"a\" :\r\n 1 }  ",
+        // The same key in sibling objects, and in an object and the one inside it.
+        #"{"sections": [{"title": "A", "items": [{"id": "a"}, {"id": "b", "summary": "s"}]}, {"title": "B", "items": []}]}"#,
+        #"{"a": {"a": {"a": 1}}, "b": [{"a": 1}, {"a": 2}]}"#,
+        // Strings holding quotes, backslashes, brackets and colons, as values and as keys.
+        #"{"a\"": "}", "a\\": "\\", "a": "\"{[:,", "{": [], "\u0041": 1}"#,
+        // Numbers and literals, and keys that differ only by an escape's meaning.
+        #"{"n": -1.5e+10, "t": true, "f": false, "z": null, "x\u0041": 1, "xA0": 2, "\ud83d\ude00": 1, "\ud83d\ude01": 2}"#,
+        // Canonically equivalent but different code points: different keys.
+        #"{"é": 1, "e\u0301": 2}"#,
+    ]
+
+    @Test("valid JSON without a key twice in one object passes", arguments: valid)
+    func noDuplicate(json: String) throws {
+        #expect(try JSONSerialization.jsonObject(with: Data(json.utf8)) is Any)
+        #expect(JSONDuplicateKeys.first(in: Data(json.utf8)) == nil)
+    }
+
+    static let duplicates: [(json: String, key: String, path: String)] = [
+        (#"{"a": 1, "a": 2}"#, "a", "(top level)"),
+        (#"{"sections": [], "sections": []}"#, "sections", "(top level)"),
+        (
+            #"{"sections": [{"title": "A", "items": [{"id": "a"}, {"id": "b", "id": "c"}]}]}"#, "id",
+            "sections[0].items[1]"
+        ),
+        (#"{"meta": {"k": "1", "\u006b": "2"}}"#, "k", "meta"),
+        (#"{"x": [[1], {"b": 1, "c": {"d": 1}, "b": 2}]}"#, "b", "x[1]"),
+        (#"{"\ud83d\ude00": 1, "😀": 2}"#, "😀", "(top level)"),
+        (#"{"a\"b": 1, "a\u0022b": 2}"#, "a\"b", "(top level)"),
+        // The first one in reading order.
+        (#"{"p": {"q": 1, "q": 2}, "p": 3}"#, "q", "p"),
+    ]
+
+    @Test("a key twice in one object is found, with the object's path", arguments: duplicates)
+    func duplicate(json: String, key: String, path: String) throws {
+        #expect(try JSONSerialization.jsonObject(with: Data(json.utf8)) is Any)
+        #expect(JSONDuplicateKeys.first(in: Data(json.utf8)) == .init(key: key, path: path))
+    }
+
+    @Test("random documents: none in what JSONSerialization writes from dictionaries, and a repeated key is found")
+    func randomDocuments() throws {
+        var random = SeededGenerator(seed: 20_261_122)
+        for round in 0..<300 {
+            let document = Self.randomObject(depth: 0, using: &random)
+            let data = try JSONSerialization.data(withJSONObject: document)
+            #expect(
+                JSONDuplicateKeys.first(in: data) == nil, "round \(round): \(String(decoding: data, as: UTF8.self))")
+            // Repeat the first key of the text's top-level object at its end.
+            guard let key = document.keys.sorted().first else { continue }
+            let text = String(decoding: data, as: UTF8.self)
+            let keyJSON = String(
+                decoding: try JSONSerialization.data(withJSONObject: [key], options: []), as: UTF8.self)
+            let repeated = String(text.dropLast()) + "," + keyJSON.dropFirst().dropLast() + ":0}"
+            #expect(try JSONSerialization.jsonObject(with: Data(repeated.utf8)) is [String: Any])
+            #expect(
+                JSONDuplicateKeys.first(in: Data(repeated.utf8)) == .init(key: key, path: "(top level)"),
+                "round \(round): \(repeated)")
+        }
+    }
+
+    private static func randomObject(depth: Int, using random: inout SeededGenerator) -> [String: Any] {
+        var object: [String: Any] = [:]
+        for _ in 0..<Int.random(in: 0...5, using: &random) {
+            object[randomString(using: &random)] = randomValue(depth: depth + 1, using: &random)
+        }
+        return object
+    }
+
+    private static func randomValue(depth: Int, using random: inout SeededGenerator) -> Any {
+        switch Int.random(in: 0..<(depth > 3 ? 4 : 6), using: &random) {
+        case 0: return randomString(using: &random)
+        case 1: return Int.random(in: -1_000...1_000, using: &random)
+        case 2: return Bool.random(using: &random)
+        case 3: return NSNull()
+        case 4:
+            return (0..<Int.random(in: 0...4, using: &random)).map { _ in randomValue(depth: depth + 1, using: &random)
+            }
+        default: return randomObject(depth: depth, using: &random)
+        }
+    }
+
+    /// Short strings from an alphabet that JSON must escape or that is not ASCII.
+    private static func randomString(using random: inout SeededGenerator) -> String {
+        let alphabet: [Character] = [
+            "a", "b", "\"", "\\", "/", "\n", "\t", "\u{01}", "é", "e\u{301}", "😀", "{", ":", ",", " ",
+        ]
+        return String((0..<Int.random(in: 0...4, using: &random)).map { _ in alphabet.randomElement(using: &random)! })
+    }
+}
