@@ -10,15 +10,18 @@ extension ChangeLog {
         public var revisions: ClosedRange<UInt64>?
         /// The append times of the oldest and latest revision, in milliseconds since 1970.
         public var timeSpan: ClosedRange<Int64>?
-        /// The size of the log's data file on disk, in bytes.
+        /// The size of the log's data file on disk, in bytes: the bytes in use and the
+        /// zero-filled space kept ahead of them, so that commits do not grow the file.
         public var bytesOnDisk: Int = 0
+        /// The bytes of the data file that hold the log's pages.
+        public var bytesInUse: Int = 0
         /// The revision with the most items, with its item and section counts.
         public var largestSnapshot: SnapshotSize?
         /// Every revision's operations, added up.
         public var operations = LogChanges.Counts()
 
-        /// Bytes on disk per revision (0 for an empty log).
-        public var bytesPerRevision: Int { revisionCount == 0 ? 0 : bytesOnDisk / revisionCount }
+        /// Bytes in use per revision (0 for an empty log).
+        public var bytesPerRevision: Int { revisionCount == 0 ? 0 : bytesInUse / revisionCount }
 
         /// Creates empty statistics.
         public init() {}
@@ -34,6 +37,10 @@ extension ChangeLog {
         public var sections: Int
     }
 
+    /// The bytes of the log's data file that hold its pages, without the zero-filled space kept
+    /// ahead of them (``Statistics/bytesOnDisk`` counts both). O(1).
+    public var bytesInUse: Int { store.environment.info().usedBytes }
+
     /// Reads every revision once and adds up the log's figures.
     ///
     /// - Parameter progress: called now and then with the number of revisions read.
@@ -44,6 +51,7 @@ extension ChangeLog {
         let dataFile = URL(fileURLWithPath: path).appendingPathComponent("data.mdb").path
         let attributes = try? FileManager.default.attributesOfItem(atPath: dataFile)
         statistics.bytesOnDisk = (attributes?[.size] as? NSNumber)?.intValue ?? 0
+        statistics.bytesInUse = bytesInUse
         // Both ends from one transaction: appends or a drop in another process may come between
         // two reads.
         let (first, latest) = try store.read(during: "reading") { transaction in

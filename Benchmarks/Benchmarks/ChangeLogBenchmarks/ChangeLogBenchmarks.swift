@@ -170,11 +170,11 @@ let benchmarks: @Sendable () -> Void = {
         let (log, snapshots) = appending.update { state in (state.log, state.workload.next(revisionsPerBatch)) }
         let entries = snapshots.map { ChangeLog.AppendEntry($0) }
         let jsonBytes = snapshots.reduce(0) { $0 + $1.formatJSON().utf8.count }
-        let before = dataFileSize(log.path)
+        let before = log.bytesInUse
         benchmark.startMeasurement()
         let elapsed = try await nanoseconds { _ = try await log.append(contentsOf: entries) }
         benchmark.stopMeasurement()
-        let stored = dataFileSize(log.path) - before
+        let stored = log.bytesInUse - before
         benchmark.measurement(revisionsPerSecond, rate(revisionsPerBatch, elapsed))
         benchmark.measurement(storedBytesPerSecond, kilobytesPerSecond(stored, elapsed))
         benchmark.measurement(jsonBytesPerSecond, kilobytesPerSecond(jsonBytes, elapsed))
@@ -218,16 +218,16 @@ let benchmarks: @Sendable () -> Void = {
     // MARK: Catch-up reads, verification, size
 
     /// A log of 1,000 churn revisions appended one per transaction (relaxed mode, then flushed:
-    /// the same pages as durable appends), and the growth of its data file per revision.
+    /// the same pages as durable appends), and the growth of its pages in use per revision.
     func makeReadState() async throws -> ReadState {
         var state = try await makeAppendState("read", durability: .noSync)
         try state.log.flush()
-        let before = dataFileSize(state.log.path)
+        let before = state.log.bytesInUse
         for _ in 1..<revisionsPerBatch {
             _ = try await state.log.append(state.workload.next())
         }
         try state.log.flush()
-        let growth = (dataFileSize(state.log.path) - before) / (revisionsPerBatch - 1)
+        let growth = (state.log.bytesInUse - before) / (revisionsPerBatch - 1)
         return ReadState(directory: state.directory, log: state.log, bytesPerRevision: growth)
     }
 

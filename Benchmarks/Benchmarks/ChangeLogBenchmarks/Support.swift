@@ -28,12 +28,6 @@ struct TemporaryDirectory: Sendable {
     }
 }
 
-/// The size of the LMDB data file in `directory`, in bytes.
-func dataFileSize(_ directory: String) -> Int {
-    let attributes = try? FileManager.default.attributesOfItem(atPath: directory + "/data.mdb")
-    return (attributes?[.size] as? NSNumber)?.intValue ?? 0
-}
-
 /// `CLOCK_MONOTONIC` in nanoseconds: one clock for every process of the machine, so a time taken
 /// in one process can be compared with a time taken in another.
 func monotonicNanoseconds() -> Int {
@@ -69,9 +63,10 @@ final class Fixture<State: Sendable>: Sendable {
     }
 }
 
-/// How many bytes a revision adds to the log, for the churn workload: the growth of `data.mdb`
-/// over `revisions` revisions appended one per transaction, divided by `revisions`, measured in
-/// a scratch log (relaxed durability: the pages written are the same, only the flushes differ).
+/// How many bytes a revision adds to the log, for the churn workload: the growth of the pages in
+/// use in `data.mdb` (not of the file, which keeps zeros ahead of them) over `revisions`
+/// revisions appended one per transaction, divided by `revisions`, measured in a scratch log
+/// (relaxed durability: the pages written are the same, only the flushes differ).
 func measureBytesPerRevision(revisions: Int = 500, batched: Bool = false) async throws -> Int {
     let directory = TemporaryDirectory("size")
     defer { directory.remove() }
@@ -80,7 +75,7 @@ func measureBytesPerRevision(revisions: Int = 500, batched: Bool = false) async 
     _ = try await log.append(workload.snapshot)
     let snapshots = workload.next(revisions)
     try log.flush()
-    let before = dataFileSize(log.path)
+    let before = log.bytesInUse
     if batched {
         _ = try await log.append(contentsOf: snapshots.map { ChangeLog.AppendEntry($0) })
     } else {
@@ -89,7 +84,7 @@ func measureBytesPerRevision(revisions: Int = 500, batched: Bool = false) async 
         }
     }
     try log.flush()
-    return (dataFileSize(log.path) - before) / revisions
+    return (log.bytesInUse - before) / revisions
 }
 
 /// A value of `count` bytes that does not compress trivially.

@@ -257,6 +257,7 @@ package final class LMDBEnvironment: Sendable {
     ) throws -> R {
         let transaction = try LMDBTransaction(environment: self, readOnly: false)
         observedMapSize = unguardedMapSize()
+        reserveSpaceAhead()
         let result: R
         do {
             result = try body(transaction)
@@ -308,6 +309,21 @@ package final class LMDBEnvironment: Sendable {
         var info = MDB_envinfo()
         _ = mdb_env_info(handle, &info)
         return info.me_mapsize
+    }
+
+    /// Keeps zero-filled space ahead of the data file's used end (``DataFileReserve``). Called
+    /// at the start of a write transaction: the writer lock is held and no page written yet.
+    private func reserveSpaceAhead() {
+        var info = MDB_envinfo()
+        var stat = MDB_stat()
+        var descriptor: mdb_filehandle_t = -1
+        guard mdb_env_info(handle, &info) == MDB_SUCCESS, mdb_env_stat(handle, &stat) == MDB_SUCCESS,
+            mdb_env_get_fd(handle, &descriptor) == MDB_SUCCESS
+        else { return }
+        let pageSize = Int(stat.ms_psize)
+        DataFileReserve.ensure(
+            descriptor: descriptor, usedBytes: (info.me_last_pgno + 1) * pageSize, pageSize: pageSize,
+            mapSize: info.me_mapsize, flush: configuration.flags & UInt32(MDB_NOSYNC) == 0)
     }
 
     /// Frees the reader slots of processes that died during a read (`mdb_reader_check`);

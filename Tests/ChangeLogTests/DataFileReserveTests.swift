@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+@testable import ChangeLog
+
+@Suite("Data file reserve")
+struct DataFileReserveTests {
+    @Test("the data file keeps zeros ahead of its used end, inside the map, and the data stays intact")
+    func zerosAhead() throws {
+        try withTemporaryDirectory { path in
+            let value = [UInt8](repeating: 0xAB, count: 3000)
+            do {
+                let environment = try LMDBEnvironment.open(directory: path, configuration: .init(mapSize: 64 << 20))
+                let database = try environment.write { try $0.openDatabase(named: "values", create: true) }
+                for number in UInt64(0)..<400 {
+                    try environment.write { transaction throws in
+                        try transaction.put(value, forKey: number.bigEndianKey, in: database)
+                    }
+                    let info = environment.info()
+                    let size = try fileSize(path + "/data.mdb")
+                    // At least half the target ahead after each commit that did not use it up;
+                    // never more than a whole target plus a page, never past the map.
+                    #expect(size >= info.usedBytes, "revision \(number)")
+                    #expect(size <= info.usedBytes + DataFileReserve.target(usedBytes: info.usedBytes) + info.pageSize)
+                    #expect(size <= info.mapSize)
+                }
+                let info = environment.info()
+                let bytes = try Data(contentsOf: URL(fileURLWithPath: path + "/data.mdb"))
+                #expect(bytes.count > info.usedBytes, "the last commits left space ahead")
+                #expect(bytes[info.usedBytes...].allSatisfy { $0 == 0 })
+            }
+            // Reopened, the environment reads every value back.
+            let reopened = try LMDBEnvironment.open(directory: path)
+            let database = try reopened.write { try $0.openDatabase(named: "values", create: false) }
+            try reopened.read { transaction throws in
+                #expect(try transaction.statistics(of: database).entries == 400)
+                #expect(try transaction.value(forKey: UInt64(399).bigEndianKey, in: database) == value)
+            }
+        }
+    }
+
+    @Test("the reserve follows the used size: an eighth, from 64 KB to 4 MB")
+    func targets() {
+        #expect(DataFileReserve.target(usedBytes: 8 << 10) == 64 << 10)
+        #expect(DataFileReserve.target(usedBytes: 8 << 20) == 1 << 20)
+        #expect(DataFileReserve.target(usedBytes: 1 << 30) == 4 << 20)
+    }
+
+    @Test("the reserve stops at the end of a small map, and the map still grows")
+    func smallMap() throws {
+        try withTemporaryDirectory { path in
+            let environment = try LMDBEnvironment.open(directory: path, configuration: .init(mapSize: 96 << 10))
+            let database = try environment.write { try $0.openDatabase(named: "values", create: true) }
+            let value = [UInt8](repeating: 0xCD, count: 3000)
+            for number in UInt64(0)..<100 {
+                try environment.write { transaction throws in
+                    try transaction.put(value, forKey: number.bigEndianKey, in: database)
+                }
+                #expect(try fileSize(path + "/data.mdb") <= environment.info().mapSize)
+            }
+            #expect(environment.info().mapSize > 96 << 10)
+            try environment.read { transaction throws in
+                #expect(try transaction.statistics(of: database).entries == 100)
+            }
+        }
+    }
+
+    private func fileSize(_ path: String) throws -> Int {
+        (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? -1
+    }
+}
