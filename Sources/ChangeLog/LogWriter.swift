@@ -279,7 +279,7 @@ final class LogWriter: Sendable {
         var outcomes: [Resumption.Outcome] = []
         var built: UInt64 = 0
         do {
-            let latest = try store.environment.write { transaction in
+            let latest = try store.environment.write(reservingSpace: true) { transaction in
                 // The body may run again after the map grew: start from scratch each time.
                 outcomes = []
                 var latest = try store.loadLatest(cached: cached, in: transaction)

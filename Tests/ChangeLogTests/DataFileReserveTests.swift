@@ -13,7 +13,7 @@ struct DataFileReserveTests {
                 let environment = try LMDBEnvironment.open(directory: path, configuration: .init(mapSize: 64 << 20))
                 let database = try environment.write { try $0.openDatabase(named: "values", create: true) }
                 for number in UInt64(0)..<400 {
-                    try environment.write { transaction throws in
+                    try environment.write(reservingSpace: true) { transaction throws in
                         try transaction.put(value, forKey: number.bigEndianKey, in: database)
                     }
                     let info = environment.info()
@@ -53,7 +53,7 @@ struct DataFileReserveTests {
             let database = try environment.write { try $0.openDatabase(named: "values", create: true) }
             let value = [UInt8](repeating: 0xCD, count: 3000)
             for number in UInt64(0)..<100 {
-                try environment.write { transaction throws in
+                try environment.write(reservingSpace: true) { transaction throws in
                     try transaction.put(value, forKey: number.bigEndianKey, in: database)
                 }
                 #expect(try fileSize(path + "/data.mdb") <= environment.info().mapSize)
@@ -62,6 +62,63 @@ struct DataFileReserveTests {
             try environment.read { transaction throws in
                 #expect(try transaction.statistics(of: database).entries == 100)
             }
+        }
+    }
+
+    @Test("transactions that do not ask for it, such as opening databases, leave the file as it is")
+    func onlyWhenAsked() throws {
+        try withTemporaryDirectory { path in
+            let environment = try LMDBEnvironment.open(directory: path)
+            let database = try environment.write { try $0.openDatabase(named: "values", create: true) }
+            try environment.write { try $0.put([1, 2, 3], forKey: [1], in: database) }
+            #expect(try fileSize(path + "/data.mdb") == environment.info().usedBytes)
+            _ = try environment.write { try $0.openDatabase(named: "values", create: false) }
+            #expect(try fileSize(path + "/data.mdb") == environment.info().usedBytes)
+            try environment.write(reservingSpace: true) { try $0.put([4, 5, 6], forKey: [2], in: database) }
+            #expect(try fileSize(path + "/data.mdb") > environment.info().usedBytes)
+        }
+    }
+
+    @Test("a commit larger than the space ahead grows the file; the next one keeps space ahead again")
+    func largeCommit() throws {
+        try withTemporaryDirectory { path in
+            let environment = try LMDBEnvironment.open(directory: path, configuration: .init(mapSize: 64 << 20))
+            let database = try environment.write { try $0.openDatabase(named: "values", create: true) }
+            let value = [UInt8](repeating: 0xEF, count: 3000)
+            try environment.write(reservingSpace: true) { transaction throws in
+                for number in UInt64(0)..<700 {
+                    try transaction.put(value, forKey: number.bigEndianKey, in: database)
+                }
+            }
+            #expect(try fileSize(path + "/data.mdb") == environment.info().usedBytes)
+            try environment.write(reservingSpace: true) { try $0.put(value, forKey: [0xFF], in: database) }
+            let used = environment.info().usedBytes
+            #expect(try fileSize(path + "/data.mdb") >= used + DataFileReserve.target(usedBytes: used) / 2)
+        }
+    }
+
+    @Test("a failed reserve cuts the file back and is not tried again until the file's size changes")
+    func failure() throws {
+        try withTemporaryDirectory { path throws in
+            let file = path + "/file"
+            #expect(FileManager.default.createFile(atPath: file, contents: Data(repeating: 7, count: 8192)))
+            // Writes to a descriptor opened for reading fail (EBADF), as they would on a full disk.
+            let descriptor = open(file, O_RDONLY)
+            defer { close(descriptor) }
+            let first = DataFileReserve.ensure(
+                descriptor: descriptor, usedBytes: 8192, pageSize: 4096, mapSize: 1 << 20, flush: true)
+            #expect(first == .failed(atSize: 8192))
+            #expect(try fileSize(file) == 8192)
+            let again = DataFileReserve.ensure(
+                descriptor: descriptor, usedBytes: 8192, pageSize: 4096, mapSize: 1 << 20, flush: true,
+                unlessSize: 8192)
+            #expect(again == .unchanged)
+            let writable = open(file, O_RDWR)
+            defer { close(writable) }
+            let extended = DataFileReserve.ensure(
+                descriptor: writable, usedBytes: 8192, pageSize: 4096, mapSize: 1 << 20, flush: true)
+            #expect(extended == .extended)
+            #expect(try fileSize(file) == 8192 + DataFileReserve.target(usedBytes: 8192))
         }
     }
 

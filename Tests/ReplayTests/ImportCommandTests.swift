@@ -104,6 +104,34 @@ struct ImportCommandTests {
         #expect(try log.record(at: 4).snapshot == log.record(at: 2).snapshot)
     }
 
+    @Test("under a file-size limit the space kept ahead of data.mdb stops at the limit instead of ending the tool")
+    func fileSizeLimit() throws {
+        let prlimit = "/usr/bin/prlimit"
+        try #require(FileManager.default.isExecutableFile(atPath: prlimit), "prlimit (util-linux) sets the limit")
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let log = directory.path("limited.lmdb")
+        #expect(try ToolRunner.run(["import", "-", "--log", log], input: Fixtures.history).status == 0)
+        // Cut the zeros off, as in a log written before the reserve existed: the next append
+        // wants 64 KB ahead, more than the limit leaves.
+        let used = try ChangeLog(path: log, options: .init(createIfMissing: false)).bytesInUse
+        #expect(truncate(log + "/data.mdb", off_t(used)) == 0)
+        // Reading commands open the log without keeping space ahead: they leave the file alone.
+        #expect(try ToolRunner.run(["verify", "--log", log]).status == 0)
+        let afterVerify = try FileManager.default.attributesOfItem(atPath: log + "/data.mdb")[.size] as? NSNumber
+        #expect(afterVerify?.intValue == used)
+        let limit = used + (48 << 10)
+        let result = try ToolRunner.run(
+            ["import", "-", "--log", log], input: #"{"sections": []}"# + "\n",
+            launcher: [prlimit, "--fsize=\(limit)", ToolRunner.binary.path])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout == "appended revisions 4 to 4 (1) to \(log)\n")
+        // The zeros go up to the limit, not past it (where the write would fail, or the signal
+        // for it end the tool).
+        let size = try FileManager.default.attributesOfItem(atPath: log + "/data.mdb")[.size] as? NSNumber
+        #expect(size?.intValue == limit)
+    }
+
     @Test("a failed import into a new path leaves no log behind")
     func failedImportCreatesNothing() throws {
         let directory = try TemporaryDirectory()

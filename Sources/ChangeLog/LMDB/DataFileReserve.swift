@@ -7,7 +7,7 @@
 #endif
 
 /// Zero-filled space kept ahead of the used end of `data.mdb`, written and flushed once, so
-/// that commits overwrite blocks the file already has.
+/// that small commits overwrite blocks the file already has.
 ///
 /// A commit that grows the file changes its size and allocates blocks, so its flush
 /// (`fdatasync`) writes the file's metadata as well as its pages: one more write to wait for,
@@ -16,28 +16,46 @@
 /// benchmarks' churn workload took about half as long on a loaded disk (1.3–2.0 ms against
 /// 2.7–3.4 ms) and a group of 8 about a third less.
 ///
-/// LMDB writes pages only at offsets below its next page number and ignores a file longer than
-/// that: the space ahead is invisible to it, and to every reader. The reserve is written at the
-/// start of a write transaction, while this process holds LMDB's writer lock and before the
-/// transaction can write (or spill) any page, so it never overwrites one.
+/// LMDB ignores a file longer than its pages: the space ahead is invisible to it, and to every
+/// reader. The reserve is written only past the file's current end, at the start of a write
+/// transaction that asks for it (``LMDBEnvironment/write(reservingSpace:_:)``, for appends):
+/// this process then holds LMDB's writer lock, and the transaction has not written (or
+/// spilled) any page yet, so no other writer can be extending the file meanwhile. A commit
+/// larger than the space left grows the file as before.
 enum DataFileReserve {
     /// The space kept ahead of the used end: an eighth of the used size, from 64 KB to 4 MB.
     static func target(usedBytes: Int) -> Int {
         min(max(usedBytes / 8, 64 << 10), 4 << 20)
     }
 
+    /// What ``ensure(descriptor:usedBytes:pageSize:mapSize:flush:unlessSize:)`` did.
+    enum Outcome: Equatable {
+        /// Enough space was ahead already, or none could be added within the limits.
+        case unchanged
+        /// The file was extended.
+        case extended
+        /// Writing the zeros failed, and the file was cut back to this size.
+        case failed(atSize: Int)
+    }
+
     /// Extends the file `descriptor` with zeros to `usedBytes` plus ``target(usedBytes:)``
-    /// (rounded to `pageSize`, at most `mapSize`) once less than half of that is left, then
-    /// flushes it when `flush` is set. Best effort: on a failed write the file is cut back to
-    /// its size before, and the commit goes on as it would have without the reserve.
-    static func ensure(descriptor: Int32, usedBytes: Int, pageSize: Int, mapSize: Int, flush: Bool) {
+    /// (rounded to `pageSize`), once less than half of that is left, then flushes it when
+    /// `flush` is set. The file never grows past `mapSize` or the process's file-size limit
+    /// (`RLIMIT_FSIZE`, whose signal would end the process).
+    ///
+    /// Best effort: on a failed write (a full disk) the file is cut back to its size before and
+    /// the commit goes on as it would have without the reserve; while the file still has the
+    /// size `unlessSize` (where the last attempt failed) nothing is tried.
+    static func ensure(
+        descriptor: Int32, usedBytes: Int, pageSize: Int, mapSize: Int, flush: Bool, unlessSize: Int = -1
+    ) -> Outcome {
         var information = stat()
-        guard pageSize > 0, fstat(descriptor, &information) == 0 else { return }
+        guard pageSize > 0, fstat(descriptor, &information) == 0 else { return .unchanged }
         let size = Int(information.st_size)
         let ahead = target(usedBytes: usedBytes)
-        guard size < usedBytes + ahead / 2 else { return }
-        let end = min(mapSize, (usedBytes + ahead + pageSize - 1) / pageSize * pageSize)
-        guard end > size else { return }
+        guard size != unlessSize, size < usedBytes + ahead / 2 else { return .unchanged }
+        let end = min(mapSize, fileSizeLimit(), (usedBytes + ahead + pageSize - 1) / pageSize * pageSize)
+        guard end > size else { return .unchanged }
         var offset = size
         let written = zeros.withUnsafeBytes { zeros in
             while offset < end {
@@ -50,11 +68,20 @@ enum DataFileReserve {
         }
         guard written else {
             _ = ftruncate(descriptor, off_t(size))
-            return
+            return .failed(atSize: size)
         }
         if flush {
             _ = fdatasync(descriptor)
         }
+        return .extended
+    }
+
+    /// The largest file this process may write (`RLIMIT_FSIZE`), or `Int.max`.
+    private static func fileSizeLimit() -> Int {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_FSIZE.rawValue), &limit) == 0 else { return .max }
+        // No limit (`RLIM_INFINITY`, all bits set) clamps to `Int.max`.
+        return Int(clamping: limit.rlim_cur)
     }
 
     /// The block of zeros the reserve is written from.

@@ -76,6 +76,9 @@ package final class LMDBEnvironment: Sendable {
     private let dataFile: FileIdentity
     /// Keeps transactions away from the map while it is resized.
     let gate = MapResizeGate()
+    /// The size of the data file when keeping space ahead of it last failed (a full disk, a
+    /// file-size limit), or -1: not retried until the file's size changes.
+    private let reserveFailedAtSize = Atomic<Int>(-1)
 
     private init(
         path: String, configuration: Configuration, handle: OpaquePointer, staleReadersCleared: Int,
@@ -238,12 +241,16 @@ package final class LMDBEnvironment: Sendable {
     /// it is given. Durability is the environment's: with default flags the transaction is on
     /// disk when this returns.
     ///
+    /// With `reservingSpace`, the transaction first keeps zero-filled space ahead of the data
+    /// file's used end (``DataFileReserve``): for transactions that append, not for ones that
+    /// only open databases.
+    ///
     /// Do not begin another transaction of this environment inside `body`.
-    package func write<R>(_ body: (borrowing LMDBTransaction) throws -> R) throws -> R {
+    package func write<R>(reservingSpace: Bool = false, _ body: (borrowing LMDBTransaction) throws -> R) throws -> R {
         while true {
             var observedMapSize = 0
             do {
-                return try writeOnce(body, observingMapSize: &observedMapSize)
+                return try writeOnce(body, reservingSpace: reservingSpace, observingMapSize: &observedMapSize)
             } catch let error as LMDBError where error == .mapFull {
                 try grow(from: observedMapSize)
             }
@@ -253,11 +260,14 @@ package final class LMDBEnvironment: Sendable {
     /// One attempt of ``write(_:)``; sets `observedMapSize` to the map size the transaction
     /// runs in, read while the transaction keeps resizes out.
     private func writeOnce<R>(
-        _ body: (borrowing LMDBTransaction) throws -> R, observingMapSize observedMapSize: inout Int
+        _ body: (borrowing LMDBTransaction) throws -> R, reservingSpace: Bool,
+        observingMapSize observedMapSize: inout Int
     ) throws -> R {
         let transaction = try LMDBTransaction(environment: self, readOnly: false)
         observedMapSize = unguardedMapSize()
-        reserveSpaceAhead()
+        if reservingSpace {
+            reserveSpaceAhead()
+        }
         let result: R
         do {
             result = try body(transaction)
@@ -321,9 +331,13 @@ package final class LMDBEnvironment: Sendable {
             mdb_env_get_fd(handle, &descriptor) == MDB_SUCCESS
         else { return }
         let pageSize = Int(stat.ms_psize)
-        DataFileReserve.ensure(
+        let failedAt = reserveFailedAtSize.load(ordering: .relaxed)
+        let outcome = DataFileReserve.ensure(
             descriptor: descriptor, usedBytes: (info.me_last_pgno + 1) * pageSize, pageSize: pageSize,
-            mapSize: info.me_mapsize, flush: configuration.flags & UInt32(MDB_NOSYNC) == 0)
+            mapSize: info.me_mapsize, flush: configuration.flags & UInt32(MDB_NOSYNC) == 0, unlessSize: failedAt)
+        if case .failed(let size) = outcome {
+            reserveFailedAtSize.store(size, ordering: .relaxed)
+        }
     }
 
     /// Frees the reader slots of processes that died during a read (`mdb_reader_check`);
