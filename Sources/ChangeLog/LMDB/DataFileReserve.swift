@@ -71,7 +71,11 @@ enum DataFileReserve {
             return .failed(atSize: size)
         }
         if flush {
-            _ = fdatasync(descriptor)
+            #if canImport(Darwin)
+                _ = fsync(descriptor)
+            #else
+                _ = fdatasync(descriptor)
+            #endif
         }
         return .extended
     }
@@ -79,7 +83,12 @@ enum DataFileReserve {
     /// The largest file this process may write (`RLIMIT_FSIZE`), or `Int.max`.
     private static func fileSizeLimit() -> Int {
         var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_FSIZE.rawValue), &limit) == 0 else { return .max }
+        #if canImport(Glibc)
+            let resource = Int32(RLIMIT_FSIZE.rawValue)
+        #else
+            let resource = RLIMIT_FSIZE
+        #endif
+        guard getrlimit(resource, &limit) == 0 else { return .max }
         // No limit (`RLIM_INFINITY`, all bits set) clamps to `Int.max`.
         return Int(clamping: limit.rlim_cur)
     }
