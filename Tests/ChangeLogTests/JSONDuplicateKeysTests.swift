@@ -36,6 +36,7 @@ struct JSONDuplicateKeysTests {
         (#"{"x": [[1], {"b": 1, "c": {"d": 1}, "b": 2}]}"#, "b", "x[1]"),
         (#"{"\ud83d\ude00": 1, "😀": 2}"#, "😀", "(top level)"),
         (#"{"a\"b": 1, "a\u0022b": 2}"#, "a\"b", "(top level)"),
+        ("\u{FEFF}" + #"{"a": 1, "a": 2}"#, "a", "(top level)"),
         // The first one in reading order.
         (#"{"p": {"q": 1, "q": 2}, "p": 3}"#, "q", "p"),
     ]

@@ -60,6 +60,10 @@ private struct Scanner {
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
+        // A UTF-8 byte order mark, which JSONDecoder accepts.
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            position = 3
+        }
     }
 
     mutating func firstDuplicate() -> JSONDuplicateKeys.Duplicate? {
