@@ -76,14 +76,7 @@ struct TailAndDemoTests {
             DispatchQueue.global().asyncAfter(deadline: .now() + 120) {
                 if process.isRunning { process.terminate() }
             }
-            var stderr = Data()
-            let errors = follower.stderr.fileHandleForReading
-            while !stderr.contains(UInt8(ascii: "\n")) {
-                let chunk = errors.availableData
-                if chunk.isEmpty { break }
-                stderr.append(chunk)
-            }
-            return (follower, String(decoding: stderr, as: UTF8.self))
+            return (follower, firstLine(of: follower.stderr))
         }
 
         let (early, emptyNotice) = try follow(from: 2)
@@ -96,16 +89,22 @@ struct TailAndDemoTests {
         #expect(notice == "replay: waiting for revision 3; the latest revision of \(log) is 1\n")
         let rest = lines.dropFirst().joined(separator: "\n") + "\n"
         #expect(try ToolRunner.run(["import", "-", "--log", log, "--commit-every", "1"], input: rest).status == 0)
-        var stdout = Data()
-        let output = follower.stdout.fileHandleForReading
-        while !stdout.contains(UInt8(ascii: "\n")) {
-            let chunk = output.availableData
-            if chunk.isEmpty { break }
-            stdout.append(chunk)
-        }
+        let printed = firstLine(of: follower.stdout)
         follower.process.interrupt()
         follower.process.waitUntilExit()
-        #expect(String(decoding: stdout, as: UTF8.self).hasPrefix("3 "))
+        #expect(printed.hasPrefix("3 "))
+    }
+
+    /// What `pipe` delivers up to and including its first line break, or up to its end.
+    private func firstLine(of pipe: Pipe) -> String {
+        var data = Data()
+        let handle = pipe.fileHandleForReading
+        while !data.contains(UInt8(ascii: "\n")) {
+            let chunk = handle.availableData
+            if chunk.isEmpty { break }
+            data.append(chunk)
+        }
+        return String(decoding: data, as: UTF8.self)
     }
 
     @Test("demo records, verifies and replays a few hundred revisions")
