@@ -264,9 +264,10 @@ package final class LMDBEnvironment: Sendable {
         observingMapSize observedMapSize: inout Int
     ) throws -> R {
         let transaction = try LMDBTransaction(environment: self, readOnly: false)
-        observedMapSize = unguardedMapSize()
+        let info = unguardedInfo()
+        observedMapSize = info.mapSize
         if reservingSpace {
-            reserveSpaceAhead()
+            reserveSpaceAhead(info)
         }
         let result: R
         do {
@@ -284,7 +285,7 @@ package final class LMDBEnvironment: Sendable {
     /// Doubles the map, unless it has already grown past `observedSize` since the caller saw it.
     package func grow(from observedSize: Int) throws(LMDBError) {
         try gate.withExclusiveAccess { () throws(LMDBError) in
-            let current = unguardedMapSize()
+            let current = unguardedInfo().mapSize
             guard current <= observedSize else { return }
             try LMDBError.check(mdb_env_set_mapsize(handle, current * 2))
         }
@@ -304,6 +305,12 @@ package final class LMDBEnvironment: Sendable {
     package func info() -> Info {
         gate.enter()
         defer { gate.leave() }
+        return unguardedInfo()
+    }
+
+    /// ``info()``, for a caller that already keeps resizes out: inside a transaction, or holding
+    /// the gate exclusively.
+    private func unguardedInfo() -> Info {
         var info = MDB_envinfo()
         var stat = MDB_stat()
         _ = mdb_env_info(handle, &info)
@@ -313,28 +320,16 @@ package final class LMDBEnvironment: Sendable {
             lastTransactionID: info.me_last_txnid, readers: Int(info.me_numreaders))
     }
 
-    /// The map size, for a caller that already keeps resizes out: inside a transaction, or
-    /// holding the gate exclusively.
-    private func unguardedMapSize() -> Int {
-        var info = MDB_envinfo()
-        _ = mdb_env_info(handle, &info)
-        return info.me_mapsize
-    }
-
-    /// Keeps zero-filled space ahead of the data file's used end (``DataFileReserve``). Called
-    /// at the start of a write transaction: the writer lock is held and no page written yet.
-    private func reserveSpaceAhead() {
-        var info = MDB_envinfo()
-        var stat = MDB_stat()
+    /// Keeps zero-filled space ahead of the data file's used end (``DataFileReserve``), given
+    /// the environment's `info` as the transaction begins. Called at the start of a write
+    /// transaction: the writer lock is held and no page written yet.
+    private func reserveSpaceAhead(_ info: Info) {
         var descriptor: mdb_filehandle_t = -1
-        guard mdb_env_info(handle, &info) == MDB_SUCCESS, mdb_env_stat(handle, &stat) == MDB_SUCCESS,
-            mdb_env_get_fd(handle, &descriptor) == MDB_SUCCESS
-        else { return }
-        let pageSize = Int(stat.ms_psize)
-        let failedAt = reserveFailedAtSize.load(ordering: .relaxed)
+        guard mdb_env_get_fd(handle, &descriptor) == MDB_SUCCESS else { return }
         let outcome = DataFileReserve.ensure(
-            descriptor: descriptor, usedBytes: (info.me_last_pgno + 1) * pageSize, pageSize: pageSize,
-            mapSize: info.me_mapsize, flush: configuration.flags & UInt32(MDB_NOSYNC) == 0, unlessSize: failedAt)
+            descriptor: descriptor, usedBytes: info.usedBytes, pageSize: info.pageSize, mapSize: info.mapSize,
+            flush: configuration.flags & UInt32(MDB_NOSYNC) == 0,
+            unlessSize: reserveFailedAtSize.load(ordering: .relaxed))
         if case .failed(let size) = outcome {
             reserveFailedAtSize.store(size, ordering: .relaxed)
         }
