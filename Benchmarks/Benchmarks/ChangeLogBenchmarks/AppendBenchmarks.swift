@@ -11,12 +11,16 @@ let groupCommitSpeedup = BenchmarkMetric.custom(
 /// How many revisions the single appender appends in each sample of the paired case.
 let pairedSingleRevisions = 16
 
-/// Two logs for the paired case: one appended to by 1 appender, one by 8, from one workload.
+/// Two logs for the paired case: one appended to by 1 appender, one by 8. Each follows a
+/// workload of its own, so that every revision of either log differs from the one before by 1%:
+/// drawn from one sequence, each sample's first revision would follow a snapshot the other log
+/// took 16 or 64 revisions of churn ago.
 struct PairedState: Sendable {
     var directory: TemporaryDirectory
     var single: ChangeLog
     var concurrent: ChangeLog
-    var workload: ChurnWorkload
+    var singleWorkload: ChurnWorkload
+    var concurrentWorkload: ChurnWorkload
 }
 
 let pairing = Fixture<PairedState>()
@@ -123,27 +127,33 @@ func registerAppendBenchmarks() {
             metrics: [.wallClock, groupCommitSpeedup], timeUnits: .milliseconds, maxDuration: .seconds(5),
             maxIterations: 60)
     ) { benchmark in
-        let (single, concurrent, snapshots) = pairing.update { state in
-            (state.single, state.concurrent, state.workload.next(pairedSingleRevisions + concurrentRevisionsPerSample))
+        let (single, concurrent, singleSnapshots, concurrentSnapshots) = pairing.update { state in
+            (
+                state.single, state.concurrent, state.singleWorkload.next(pairedSingleRevisions),
+                state.concurrentWorkload.next(concurrentRevisionsPerSample)
+            )
         }
         benchmark.startMeasurement()
         let alone = try await nanoseconds {
-            for snapshot in snapshots.prefix(pairedSingleRevisions) {
+            for snapshot in singleSnapshots {
                 _ = try await single.append(snapshot)
             }
         }
-        let together = try await appendFromEightTasks(Array(snapshots.dropFirst(pairedSingleRevisions)), to: concurrent)
+        let together = try await appendFromEightTasks(concurrentSnapshots, to: concurrent)
         benchmark.stopMeasurement()
         let speedup = Double(rate(concurrentRevisionsPerSample, together)) / Double(rate(pairedSingleRevisions, alone))
         benchmark.measurement(groupCommitSpeedup, Int((speedup * 100).rounded()))
     } setup: {
         let directory = TemporaryDirectory("paired")
-        var workload = ChurnWorkload()
+        let workload = ChurnWorkload()
         let single = try ChangeLog(path: directory.appending("single"))
         let concurrent = try ChangeLog(path: directory.appending("concurrent"))
         _ = try await single.append(workload.snapshot)
         _ = try await concurrent.append(workload.snapshot)
-        pairing.set(PairedState(directory: directory, single: single, concurrent: concurrent, workload: workload))
+        pairing.set(
+            PairedState(
+                directory: directory, single: single, concurrent: concurrent, singleWorkload: workload,
+                concurrentWorkload: workload))
     } teardown: {
         pairing.value.directory.remove()
         pairing.set(nil)
