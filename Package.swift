@@ -23,8 +23,9 @@ let package = Package(
             pkgConfig: "libxxhash",
             providers: [.apt(["libxxhash-dev"]), .brew(["xxhash"])]
         ),
+        .target(name: "CFileWriteback"),
         .target(name: "ListAdapter"),
-        .target(name: "ChangeLog", dependencies: ["ListAdapter", "CLMDB", "CXXHash"]),
+        .target(name: "ChangeLog", dependencies: ["ListAdapter", "CLMDB", "CXXHash", "CFileWriteback"]),
         .executableTarget(
             name: "replay",
             dependencies: [
@@ -35,7 +36,7 @@ let package = Package(
         .executableTarget(
             name: "ChangeLogWorker", dependencies: ["ChangeLog", "ListAdapter", "CLMDB"], path: "Tests/ChangeLogWorker"),
         .testTarget(name: "ListAdapterTests", dependencies: ["ListAdapter"]),
-        .testTarget(name: "ChangeLogTests", dependencies: ["ChangeLog", "ListAdapter", "CLMDB"]),
+        .testTarget(name: "ChangeLogTests", dependencies: ["ChangeLog", "ListAdapter", "CLMDB", "CFileWriteback"]),
         .testTarget(name: "ReplayTests", dependencies: ["ChangeLog", "ListAdapter", "CLMDB"]),
     ],
     swiftLanguageModes: [.v6]

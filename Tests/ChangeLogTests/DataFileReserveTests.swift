@@ -1,3 +1,4 @@
+import CFileWriteback
 import Foundation
 import Testing
 
@@ -106,19 +107,41 @@ struct DataFileReserveTests {
             let descriptor = open(file, O_RDONLY)
             defer { close(descriptor) }
             let first = DataFileReserve.ensure(
-                descriptor: descriptor, usedBytes: 8192, pageSize: 4096, mapSize: 1 << 20, flush: true)
+                descriptor: descriptor, usedBytes: 8192, pageSize: 4096, mapSize: 1 << 20, startWriteback: true)
             #expect(first == .failed(atSize: 8192))
             #expect(try fileSize(file) == 8192)
             let again = DataFileReserve.ensure(
-                descriptor: descriptor, usedBytes: 8192, pageSize: 4096, mapSize: 1 << 20, flush: true,
+                descriptor: descriptor, usedBytes: 8192, pageSize: 4096, mapSize: 1 << 20, startWriteback: true,
                 unlessSize: 8192)
             #expect(again == .unchanged)
             let writable = open(file, O_RDWR)
             defer { close(writable) }
             let extended = DataFileReserve.ensure(
-                descriptor: writable, usedBytes: 8192, pageSize: 4096, mapSize: 1 << 20, flush: true)
+                descriptor: writable, usedBytes: 8192, pageSize: 4096, mapSize: 1 << 20, startWriteback: true)
             #expect(extended == .extended)
             #expect(try fileSize(file) == 8192 + DataFileReserve.target(usedBytes: 8192))
+        }
+    }
+
+    @Test("the zeros' writeback starts on a file's range and leaves its bytes as written; a bad descriptor fails")
+    func writebackStart() throws {
+        try withTemporaryDirectory { path throws in
+            let file = path + "/file"
+            let descriptor = open(file, O_RDWR | O_CREAT, 0o600)
+            #expect(descriptor >= 0)
+            defer { close(descriptor) }
+            let bytes = [UInt8](repeating: 0x5A, count: 64 << 10)
+            #expect(bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 4096) } == bytes.count)
+            #expect(changelog_start_writeback(descriptor, 4096, Int64(bytes.count)) == 0)
+            #expect(try fileSize(file) == 4096 + bytes.count)
+            var read = [UInt8](repeating: 0, count: bytes.count)
+            #expect(read.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 4096) } == bytes.count)
+            #expect(read == bytes)
+            // A negative length is refused (EINVAL), as is a descriptor that is not open (EBADF).
+            #expect(changelog_start_writeback(descriptor, 0, -1) == -1)
+            #expect(errno == EINVAL)
+            #expect(changelog_start_writeback(-1, 0, 4096) == -1)
+            #expect(errno == EBADF)
         }
     }
 

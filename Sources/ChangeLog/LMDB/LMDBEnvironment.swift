@@ -328,7 +328,7 @@ package final class LMDBEnvironment: Sendable {
         guard mdb_env_get_fd(handle, &descriptor) == MDB_SUCCESS else { return }
         let outcome = DataFileReserve.ensure(
             descriptor: descriptor, usedBytes: info.usedBytes, pageSize: info.pageSize, mapSize: info.mapSize,
-            flush: configuration.flags & UInt32(MDB_NOSYNC) == 0,
+            startWriteback: configuration.flags & UInt32(MDB_NOSYNC) == 0,
             unlessSize: reserveFailedAtSize.load(ordering: .relaxed))
         if case .failed(let size) = outcome {
             reserveFailedAtSize.store(size, ordering: .relaxed)

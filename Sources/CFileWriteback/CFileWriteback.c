@@ -1,0 +1,15 @@
+#define _GNU_SOURCE
+#include "CFileWriteback.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+int changelog_start_writeback(int descriptor, int64_t offset, int64_t length) {
+#if defined(__linux__)
+    return sync_file_range(descriptor, (off64_t)offset, (off64_t)length, SYNC_FILE_RANGE_WRITE);
+#else
+    (void)offset;
+    (void)length;
+    return fsync(descriptor);
+#endif
+}

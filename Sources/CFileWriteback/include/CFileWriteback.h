@@ -1,0 +1,13 @@
+#ifndef CFILEWRITEBACK_H
+#define CFILEWRITEBACK_H
+
+#include <stdint.h>
+
+/// Starts writing the dirty pages of `length` bytes of the file `descriptor` from `offset` to
+/// the disk, without waiting for them: Linux's `sync_file_range` with
+/// `SYNC_FILE_RANGE_WRITE`, which Swift's Glibc module does not declare (it is a GNU
+/// extension). Elsewhere it flushes the file (`fsync`) and waits. Returns 0, or -1 with `errno`
+/// set.
+int changelog_start_writeback(int descriptor, int64_t offset, int64_t length);
+
+#endif
