@@ -24,12 +24,13 @@ let package = Package(
             providers: [.apt(["libxxhash-dev"]), .brew(["xxhash"])]
         ),
         .target(name: "CFileWriteback"),
+        .target(name: "CStandardStreams"),
         .target(name: "ListAdapter"),
         .target(name: "ChangeLog", dependencies: ["ListAdapter", "CLMDB", "CXXHash", "CFileWriteback"]),
         .executableTarget(
             name: "replay",
             dependencies: [
-                "ChangeLog", "ListAdapter",
+                "ChangeLog", "ListAdapter", "CStandardStreams",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

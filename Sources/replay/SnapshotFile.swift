@@ -50,6 +50,9 @@ func readStandardInput() throws(InputError) -> Data {
         if count == 0 { return data }
         if count < 0 {
             if errno == EINTR { continue }
+            if StandardStream.input.wasClosedAtStart {
+                throw InputError("standard input cannot be read: it was closed when replay started")
+            }
             throw InputError("standard input cannot be read: \(String(cString: strerror(errno)))")
         }
         data.append(contentsOf: block[..<count])

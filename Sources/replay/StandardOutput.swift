@@ -1,3 +1,5 @@
+import CStandardStreams
+
 // C's `stdout` is a global variable that never changes; the stream it points to locks itself.
 #if canImport(Glibc)
     @preconcurrency import Glibc
@@ -18,7 +20,12 @@ enum StandardOutput {
         /// The `errno` of the failure.
         let code: Int32
 
-        var description: String { "cannot write to standard output: \(String(cString: strerror(code)))" }
+        var description: String {
+            if StandardStream.output.wasClosedAtStart {
+                return "cannot write to standard output: it was closed when replay started"
+            }
+            return "cannot write to standard output: \(String(cString: strerror(code)))"
+        }
     }
 
     /// Buffers standard output in large blocks when it is not a terminal (a file or a pipe
@@ -79,5 +86,19 @@ func writeToStandardError(_ text: String) {
             guard written > 0 else { return }
             offset += written
         }
+    }
+}
+
+/// The three standard streams, as the process found them when it started.
+enum StandardStream: Int {
+    case input = 0
+    case output = 1
+    case error = 2
+
+    /// Whether the stream's descriptor was closed when the process started. Such a descriptor
+    /// now holds `/dev/null`, opened so that using it fails as on a closed one (see
+    /// `CStandardStreams`): the log's files never take its number.
+    var wasClosedAtStart: Bool {
+        replay_standard_streams_closed_at_start() & (1 << UInt32(rawValue)) != 0
     }
 }

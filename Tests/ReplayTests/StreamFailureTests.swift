@@ -48,10 +48,7 @@ struct StreamFailureTests {
 
     @Test(
         "an unreadable standard input is bad input, named",
-        arguments: [
-            // A closed descriptor 0 may be taken by the next file the process opens: the reason varies.
-            ("<&-", ""), ("< /", "Is a directory\n"),
-        ])
+        arguments: [("<&-", "it was closed when replay started\n"), ("< /", "Is a directory\n")])
     func unreadableInput(redirection: String, reason: String) throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -63,6 +60,39 @@ struct StreamFailureTests {
             #expect(result.stderr.hasSuffix("\n") && result.stderr.split(separator: "\n").count == 1)
         }
         #expect(!FileManager.default.fileExists(atPath: directory.path("new.lmdb") + "/data.mdb"))
+    }
+
+    /// A closed standard stream's number would be handed to the next descriptor the process
+    /// opens (an LMDB file, or the Swift runtime's event descriptor), and what the tool prints
+    /// would go there. It is taken before `main`, and using it fails as on a closed one.
+    @Test(
+        "a closed standard output is reported with exit status 74, and the log is left as it was",
+        arguments: [["export"], ["log"], ["show", "2", "--json"], ["stats"], ["verify"], ["tail"]])
+    func closedOutput(command: [String]) throws {
+        let (directory, log) = try ReadingCommandTests.makeLog()
+        defer { directory.remove() }
+        let before = try Data(contentsOf: URL(fileURLWithPath: log + "/data.mdb"))
+        let arguments = (command + ["--log", log]).map { "'\($0)'" }.joined(separator: " ")
+        let result = try Self.shell("\"$REPLAY\" \(arguments) >&-")
+        #expect(result.status == 74, "\(command): \(result)")
+        #expect(result.stderr == "replay: cannot write to standard output: it was closed when replay started\n")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: log + "/data.mdb")) == before)
+        #expect(try ToolRunner.run(["verify", "--log", log]).status == 0)
+    }
+
+    @Test("an import with all three standard streams closed appends every line and keeps the log intact")
+    func importWithStreamsClosed() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let log = directory.path("closed.lmdb")
+        let input = try directory.write("input.jsonl", Fixtures.growing(40))
+        // The import succeeds; only its closing line cannot be written.
+        let result = try Self.shell("\"$REPLAY\" import '\(input)' --log '\(log)' 0<&- 1>&- 2>&-")
+        #expect(result.status == 74, "\(result)")
+        #expect(result.stderr.isEmpty)
+        let verified = try ToolRunner.run(["verify", "--log", log])
+        #expect(verified.status == 0, "\(verified)")
+        #expect(verified.stdout == "verified revisions 1 to 40 (40): ok\n")
     }
 
     /// With SIGPIPE at its default the tool simply ends, as any tool in a pipeline does; here
