@@ -42,7 +42,7 @@ struct Replay: AsyncParsableCommand {
             }
             try StandardOutput.flush()
         } catch let failure as StandardOutput.Failure {
-            printError(failure.description)
+            StandardOutput.report(failure)
             exit(withError: ExitCode(ExitStatus.outputFailed))
         } catch {
             exit(withError: error)

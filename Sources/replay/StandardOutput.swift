@@ -1,4 +1,5 @@
 import CStandardStreams
+import Synchronization
 
 // C's `stdout` is a global variable that never changes; the stream it points to locks itself.
 #if canImport(Glibc)
@@ -61,6 +62,16 @@ enum StandardOutput {
         }
         try check()
     }
+
+    /// Whether a failure of standard output has been reported on standard error.
+    private static let failureReported = Atomic<Bool>(false)
+
+    /// Reports `failure` on standard error, once: a tool that ends with another error (exit 1 or
+    /// 2) still says that its output is incomplete, and says it only once.
+    static func report(_ failure: Failure) {
+        guard !failureReported.exchange(true, ordering: .relaxed) else { return }
+        writeToStandardError("replay: \(failure.description)\n")
+    }
 }
 
 /// Prints `message` as one line on standard error, prefixed with `replay: `, after what
@@ -68,12 +79,18 @@ enum StandardOutput {
 /// before it instead of landing inside one.
 ///
 /// A reader of standard output that has gone (`replay export | head`) must not take the message
-/// with it: SIGPIPE is ignored during that flush, which then just fails.
+/// with it: SIGPIPE is ignored during that flush, which then just fails. When standard output
+/// has failed, that is reported after the message (once: ``StandardOutput/report(_:)``).
 func printError(_ message: String) {
     let previous = signal(SIGPIPE, SIG_IGN)
-    fflush(stdout)
+    let flushed = fflush(stdout) == 0
+    let code = errno
+    let failed = !flushed || ferror(stdout) != 0
     signal(SIGPIPE, previous)
     writeToStandardError("replay: \(message)\n")
+    if failed {
+        StandardOutput.report(StandardOutput.Failure(code: code))
+    }
 }
 
 /// Writes `text` to standard error as it is, ignoring a failure.

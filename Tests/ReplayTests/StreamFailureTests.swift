@@ -127,6 +127,21 @@ struct StreamFailureTests {
         #expect(lines.dropLast().allSatisfy { !$0.contains("replay: ") }, "\(command): \(lines)")
     }
 
+    @Test(
+        "an error after output to a full disk also says, once, that the output is incomplete",
+        arguments: [["export"], ["replay", "--into", "jsonl"]])
+    func errorWithFullOutput(command: [String]) throws {
+        let (directory, log) = try Tampering.damagedLog(revisions: 6, damaged: 4)
+        defer { directory.remove() }
+        let arguments = (command + ["--log", log]).map { "'\($0)'" }.joined(separator: " ")
+        let result = try Self.shell("\"$REPLAY\" \(arguments) > /dev/full")
+        #expect(result.status != 0 && result.status != 74, "\(command): \(result)")
+        let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 3 && lines[2].isEmpty, "\(command): \(result)")
+        #expect(lines.first?.contains("revision 4") == true, "\(command): \(result)")
+        #expect(lines.dropFirst().first == "replay: cannot write to standard output: No space left on device")
+    }
+
     @Test("--help and --version to a full disk exit 74 too", arguments: ["--help", "--version", "help"])
     func helpToFullDisk(argument: String) throws {
         let result = try Self.shell("\"$REPLAY\" \(argument) > /dev/full")
