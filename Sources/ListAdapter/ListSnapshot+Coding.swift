@@ -1,5 +1,8 @@
 // FORMAT.md's snapshot JSON: {"sections": [{"title": ..., "items": [{"id": ..., "summary": ...}]}]}.
-// Decoding ignores unknown keys. Encoding omits a missing summary; the key order of the output is
+// Decoding ignores unknown keys. A key named twice in one object is up to the decoder:
+// Foundation's JSONDecoder keeps one of the values without a word. ChangeLog's
+// `SnapshotImporter` (behind `replay import`) and `replay diff` check the text for repeated keys
+// first; use them for untrusted text. Encoding omits a missing summary; the key order of the output is
 // up to the encoder (Foundation's JSONEncoder reorders keys on Linux), so the exact FORMAT.md
 // output comes from `formatJSON()` (FormatJSON.swift).
 
