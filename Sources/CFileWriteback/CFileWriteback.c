@@ -6,7 +6,8 @@
 
 int changelog_start_writeback(int descriptor, int64_t offset, int64_t length) {
 #if defined(__linux__)
-    return sync_file_range(descriptor, (off64_t)offset, (off64_t)length, SYNC_FILE_RANGE_WRITE);
+    // The prototype converts the 64-bit offsets (off64_t is not declared everywhere: musl).
+    return sync_file_range(descriptor, offset, length, SYNC_FILE_RANGE_WRITE);
 #else
     (void)offset;
     (void)length;

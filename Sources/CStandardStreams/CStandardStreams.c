@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+/// The bits `replay_standard_streams_closed_at_start` returns, set once by the constructor.
 static unsigned closed_at_start = 0;
 
 /// Runs before `main` and before the Swift runtime opens a descriptor of its own.

@@ -108,8 +108,11 @@ func writeToStandardError(_ text: String) {
 
 /// The three standard streams, as the process found them when it started.
 enum StandardStream: Int {
+    /// Standard input, descriptor 0.
     case input = 0
+    /// Standard output, descriptor 1.
     case output = 1
+    /// Standard error, descriptor 2.
     case error = 2
 
     /// Whether the stream's descriptor was closed when the process started. Such a descriptor

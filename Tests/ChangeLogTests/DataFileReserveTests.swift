@@ -128,7 +128,7 @@ struct DataFileReserveTests {
         try withTemporaryDirectory { path throws in
             let file = path + "/file"
             let descriptor = open(file, O_RDWR | O_CREAT, 0o600)
-            #expect(descriptor >= 0)
+            try #require(descriptor >= 0)
             defer { close(descriptor) }
             let bytes = [UInt8](repeating: 0x5A, count: 64 << 10)
             #expect(bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 4096) } == bytes.count)
@@ -137,11 +137,16 @@ struct DataFileReserveTests {
             var read = [UInt8](repeating: 0, count: bytes.count)
             #expect(read.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 4096) } == bytes.count)
             #expect(read == bytes)
-            // A negative length is refused (EINVAL), as is a descriptor that is not open (EBADF).
-            #expect(changelog_start_writeback(descriptor, 0, -1) == -1)
-            #expect(errno == EINVAL)
-            #expect(changelog_start_writeback(-1, 0, 4096) == -1)
-            #expect(errno == EBADF)
+            // A descriptor that is not open is refused (EBADF); on Linux, so is a negative length
+            // (EINVAL), where other systems flush the whole file.
+            let notOpen = changelog_start_writeback(-1, 0, 4096)
+            let notOpenError = errno
+            #expect(notOpen == -1 && notOpenError == EBADF)
+            #if os(Linux)
+                let negative = changelog_start_writeback(descriptor, 0, -1)
+                let negativeError = errno
+                #expect(negative == -1 && negativeError == EINVAL)
+            #endif
         }
     }
 

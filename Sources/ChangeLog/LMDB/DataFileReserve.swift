@@ -22,8 +22,9 @@ import CFileWriteback
 /// started and not waited for (`sync_file_range`), so that it overlaps the transaction's
 /// work; the commit's own flush waits for what is left of it and writes the file's new size.
 /// Waiting for them with a flush of their own put one more flush on the writer's path every
-/// few dozen commits: with the writeback only started, 8 concurrent appenders were 7–12% faster
-/// and one appender 3–6% (Benchmarks/GROUP-COMMIT.md).
+/// few commits of a young log (in the benchmarks' logs, one commit in 6 for 8 appenders and one
+/// in 16 for one): with the writeback only started, the time per revision fell by 7–12% for 8
+/// concurrent appenders and by 3–6% for one (Benchmarks/GROUP-COMMIT.md).
 ///
 /// LMDB ignores a file longer than its pages: the space ahead is invisible to it, and to every
 /// reader. The reserve is written only past the file's current end, at the start of a write
