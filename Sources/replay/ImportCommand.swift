@@ -53,20 +53,19 @@ struct ImportCommand: AsyncParsableCommand {
                 }
                 input = data
             }
-            // A log this import creates is removed again when the import appends nothing.
-            let existed = FileManager.default.fileExists(atPath: logOptions.path)
-            let log = try logOptions.openOrCreate()
-            let importer = SnapshotImporter(
-                log: log, options: .init(commitEvery: commitEvery, skipInvalid: skipInvalid))
+            // The log is opened, or created, only once lines are ready to be appended: an import
+            // refused before that leaves no log behind, and never removes one (another process
+            // may be importing into the same new path at the same time).
+            let logOptions = logOptions
+            let importer = SnapshotImporter(options: .init(commitEvery: commitEvery, skipInvalid: skipInvalid)) {
+                try logOptions.openOrCreate()
+            }
             var progress = Progress("importing lines")
             let report: SnapshotImporter.Report
             do {
                 report = try await importer.run(input: input) { progress.update($0) }
             } catch {
                 progress.finish()
-                if !existed, (try? log.latestRevision) == 0 {
-                    try? FileManager.default.removeItem(atPath: logOptions.path)
-                }
                 guard let error = error as? SnapshotImportError else { throw error }
                 throw InputError("\(file == "-" ? "standard input" : file), \(error); nothing else was appended")
             }
@@ -75,9 +74,9 @@ struct ImportCommand: AsyncParsableCommand {
                 printError("skipped \(file == "-" ? "standard input" : file), \(skipped)")
             }
             if let first = report.revisions.first, let last = report.revisions.last {
-                print("appended revisions \(first) to \(last) (\(report.revisions.count)) to \(log.path)")
+                print("appended revisions \(first) to \(last) (\(report.revisions.count)) to \(logOptions.path)")
             } else {
-                print("appended nothing to \(log.path)")
+                print("appended nothing to \(logOptions.path)")
             }
             if !report.skipped.isEmpty { print("skipped \(report.skipped.count) invalid lines") }
         }

@@ -39,14 +39,23 @@ public struct SnapshotImporter: Sendable {
         public var linesRead: Int
     }
 
-    /// The log to append to.
-    public let log: ChangeLog
+    /// The log to append to, or how to open it when the first lines are ready to be appended.
+    private let openLog: @Sendable () throws -> ChangeLog
     /// How to import.
     public let options: Options
 
     /// Creates an importer appending to `log`.
     public init(log: ChangeLog, options: Options = Options()) {
-        self.log = log
+        self.openLog = { log }
+        self.options = options
+    }
+
+    /// Creates an importer that opens (or creates) its log with `openLog` only once it has lines
+    /// to append: an import stopped before its first append (a bad line of an all-or-nothing
+    /// import, an input with nothing to append) leaves no new log behind, and so never has to
+    /// remove one that another process may have opened in the meantime.
+    public init(options: Options = Options(), openingLogWith openLog: @escaping @Sendable () throws -> ChangeLog) {
+        self.openLog = openLog
         self.options = options
     }
 
@@ -85,6 +94,7 @@ public struct SnapshotImporter: Sendable {
     ///   ``ChangeLogError``, the log's latest revision tells where the import stopped.
     public func run(input: Data, progress: (Int) -> Void = { _ in }) async throws -> Report {
         var report = Report(revisions: [], skipped: [], linesRead: 0)
+        var log: ChangeLog?
         var pending: [ChangeLog.AppendEntry] = []
         let batchSize = options.commitEvery.map { max(1, $0) }
         let bytes = [UInt8](input)
@@ -109,17 +119,22 @@ public struct SnapshotImporter: Sendable {
                 continue
             }
             if let batchSize, pending.count >= batchSize {
-                try await commit(&pending, into: &report)
+                try await commit(&pending, into: &report, log: &log)
             }
         }
         progress(lineNumber)
-        try await commit(&pending, into: &report)
+        try await commit(&pending, into: &report, log: &log)
         return report
     }
 
-    private func commit(_ pending: inout [ChangeLog.AppendEntry], into report: inout Report) async throws {
+    /// Appends `pending` in one transaction, opening the log first if this is the first batch.
+    private func commit(_ pending: inout [ChangeLog.AppendEntry], into report: inout Report, log: inout ChangeLog?)
+        async throws
+    {
         guard !pending.isEmpty else { return }
-        let appended = try await log.append(contentsOf: pending)
+        let opened = try log ?? openLog()
+        log = opened
+        let appended = try await opened.append(contentsOf: pending)
         report.revisions += appended.map(\.revision)
         pending.removeAll(keepingCapacity: true)
     }
