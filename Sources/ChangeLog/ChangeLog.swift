@@ -76,14 +76,23 @@ public final class ChangeLog: Sendable {
         /// revision. On Linux, file events (inotify) usually notice them first and this is the
         /// safety net; elsewhere it bounds the latency. At least one millisecond.
         public var subscriptionPollInterval: Duration
+        /// Whether to open the log for reading only (LMDB's `MDB_RDONLY`): nothing is written to
+        /// `data.mdb`, not even at open, and no writer lock is taken, so a reader never waits
+        /// for another process's write transaction. Appending and dropping revisions throw
+        /// ``ChangeLogError/Code/readOnly``; reading and subscriptions work, and see what other
+        /// processes append. The log must exist (``createIfMissing`` is ignored). LMDB still
+        /// records its readers in `lock.mdb`, so the log's directory must be writable, unless it
+        /// is on a read-only file system.
+        public var readOnly: Bool
 
-        /// Creates options; by default the log is created when missing, durable, starts with a
-        /// 16 MiB map, allows 126 readers and polls for other writers every 100 ms while
-        /// subscriptions wait.
+        /// Creates options; by default the log is created when missing, opened for reading and
+        /// writing, durable, starts with a 16 MiB map, allows 126 readers and polls for other
+        /// writers every 100 ms while subscriptions wait.
         public init(
             createIfMissing: Bool = true, durability: Durability = .durable, initialMapSize: Int = 16 << 20,
-            maxReaders: Int = 126, subscriptionPollInterval: Duration = .milliseconds(100)
+            maxReaders: Int = 126, subscriptionPollInterval: Duration = .milliseconds(100), readOnly: Bool = false
         ) {
+            self.readOnly = readOnly
             self.createIfMissing = createIfMissing
             self.durability = durability
             self.initialMapSize = initialMapSize
@@ -122,9 +131,10 @@ public final class ChangeLog: Sendable {
                     + "\(options.maxReaders))",
                 path: path)
         }
+        let creates = options.createIfMissing && !options.readOnly
         switch PathStatus(of: path) {
         case .missing:
-            guard options.createIfMissing else {
+            guard creates else {
                 throw ChangeLogError(
                     code: .logNotFound,
                     message: "no log at \(path): check the path, or pass Options(createIfMissing: true) to create one",
@@ -143,18 +153,20 @@ public final class ChangeLog: Sendable {
                 code: .cannotOpen,
                 message: "cannot reach \(path) (\(PathStatus.describe(code))): check the directories on its path",
                 path: path)
-        case .notDirectory:
+        case .notDirectory, .emptyFile:
             throw ChangeLogError(
                 code: .cannotOpen, message: "\(path) is a file; a log is a directory: pass the directory's path",
                 path: path)
         case .directory:
-            guard !options.createIfMissing else { break }
+            guard !creates else { break }
             // An existing directory that holds no log: opening must not turn it into one.
-            switch PathStatus(of: URL(fileURLWithPath: path).appendingPathComponent("data.mdb").path) {
-            case .missing:
+            let dataFile = URL(fileURLWithPath: path).appendingPathComponent("data.mdb").path
+            switch PathStatus(of: dataFile) {
+            case .missing, .emptyFile:
+                let holds = PathStatus(of: dataFile) == .emptyFile ? "an empty data.mdb" : "no data.mdb"
                 throw ChangeLogError(
                     code: .logNotFound,
-                    message: "no log at \(path): the directory holds no data.mdb; check the path, or pass "
+                    message: "no log at \(path): the directory holds \(holds); check the path, or pass "
                         + "Options(createIfMissing: true) to create one",
                     path: path)
             case .unreachable(let code):
@@ -169,7 +181,7 @@ public final class ChangeLog: Sendable {
         }
         let configuration = LMDBEnvironment.Configuration(
             mapSize: options.initialMapSize, maxDatabases: 4, maxReaders: UInt32(options.maxReaders),
-            flags: options.durability.flags)
+            flags: options.durability.flags | (options.readOnly ? UInt32(MDB_RDONLY) : 0))
         let environment: LMDBEnvironment
         do {
             environment = try LMDBEnvironment.open(directory: path, configuration: configuration)
@@ -187,17 +199,27 @@ public final class ChangeLog: Sendable {
         }
         guard environment.configuration.flags == configuration.flags else {
             let openFlags = environment.configuration.flags
-            let openMode = [Durability.durable, .noMetaSync, .noSync].first { $0.flags == openFlags }
+            let openReadOnly = openFlags & UInt32(MDB_RDONLY) != 0
+            guard openReadOnly == options.readOnly else {
+                throw ChangeLogError(
+                    code: .incompatibleOptions,
+                    message: "the log at \(path) is already open in this process "
+                        + (openReadOnly ? "for reading only" : "for reading and writing")
+                        + "; open it the same way (Options.readOnly)",
+                    path: path)
+            }
+            let durabilityFlags = openFlags & ~UInt32(MDB_RDONLY)
+            let openMode = [Durability.durable, .noMetaSync, .noSync].first { $0.flags == durabilityFlags }
             throw ChangeLogError(
                 code: .incompatibleOptions,
                 message: "the log at \(path) is already open in this process with durability "
-                    + "\(openMode?.name ?? "flags \(openFlags)"); open it with the same durability",
+                    + "\(openMode?.name ?? "flags \(durabilityFlags)"); open it with the same durability",
                 path: path)
         }
-        store = try LogStore.open(environment: environment, path: path)
+        store = try LogStore.open(environment: environment, path: path, readOnly: options.readOnly)
         let notifier = CommitNotifier.watching(store, pollInterval: options.subscriptionPollInterval)
         self.notifier = notifier
-        writer = LogWriter(store: store, didCommit: { notifier.publish($0) })
+        writer = LogWriter(store: store, readOnly: options.readOnly, didCommit: { notifier.publish($0) })
     }
 
     /// Flushes every committed revision to disk. Needed only in the relaxed durability modes,

@@ -37,6 +37,8 @@ public struct ChangeLogError: Error, Sendable, CustomStringConvertible {
         public static let invalidChanges = Code("invalidChanges")
         /// An argument is out of range.
         public static let invalidArgument = Code("invalidArgument")
+        /// The log was opened with ``ChangeLog/Options/readOnly`` and asked to write.
+        public static let readOnly = Code("readOnly")
         /// LMDB failed (disk full, I/O error, too many readers); the cause is an ``LMDBError``.
         public static let storage = Code("storage")
 

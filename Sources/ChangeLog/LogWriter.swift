@@ -78,6 +78,8 @@ final class LogWriter: Sendable {
     }
 
     private let store: LogStore
+    /// Whether the log was opened for reading only: every request fails.
+    private let readOnly: Bool
     private let queue: DispatchQueue
     private let state = Mutex(State())
     /// Signalled by ``submit(_:)`` when the writer waits for a request (``State/awaitingArrival``).
@@ -86,8 +88,9 @@ final class LogWriter: Sendable {
     /// transaction, before its callers resume (subscriptions listen here). It must not block.
     private let didCommit: @Sendable (UInt64) -> Void
 
-    init(store: LogStore, didCommit: @escaping @Sendable (UInt64) -> Void = { _ in }) {
+    init(store: LogStore, readOnly: Bool = false, didCommit: @escaping @Sendable (UInt64) -> Void = { _ in }) {
         self.store = store
+        self.readOnly = readOnly
         self.queue = DispatchQueue(label: "ChangeLog.writer", qos: .userInitiated)
         self.didCommit = didCommit
     }
@@ -103,6 +106,7 @@ final class LogWriter: Sendable {
     func append(_ entries: [ChangeLog.AppendEntry], expectedLatest: UInt64?) async throws(ChangeLogError)
         -> [AppendedRevision]
     {
+        try checkWritable(toDo: "append to")
         let resumption = await withCheckedContinuation { continuation in
             let job = AppendJob(entries: entries, expectedLatest: expectedLatest, continuation: continuation)
             // Reserve the place after the current tail, then diff while the writer works on
@@ -114,6 +118,7 @@ final class LogWriter: Sendable {
 
     /// Removes the revisions before `revision`, in a transaction of its own.
     func dropRevisions(before revision: UInt64) async throws(ChangeLogError) -> RetentionReport {
+        try checkWritable(toDo: "drop revisions from")
         do {
             return try await withCheckedThrowingContinuation { continuation in
                 enqueue(.drop(before: revision, continuation: continuation))
@@ -121,6 +126,16 @@ final class LogWriter: Sendable {
         } catch {
             throw ChangeLogError.wrapping(error, path: store.path, during: "dropping revisions from")
         }
+    }
+
+    /// Throws ``ChangeLogError/Code/readOnly`` when the log was opened for reading only;
+    /// `action` is what the caller asked, as in "cannot append to the log".
+    private func checkWritable(toDo action: String) throws(ChangeLogError) {
+        guard readOnly else { return }
+        throw ChangeLogError(
+            code: .readOnly,
+            message: "cannot \(action) the log at \(store.path): it was opened for reading only (Options.readOnly)",
+            path: store.path)
     }
 
     /// Queues an append request; returns the slots of its entries' changes when the caller

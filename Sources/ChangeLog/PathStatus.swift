@@ -7,7 +7,11 @@
 /// What `stat(2)` says about a path: enough to tell a log that is missing from one this process
 /// may not reach (`FileManager.fileExists` answers `false` to both).
 enum PathStatus: Equatable {
+    /// A directory.
     case directory
+    /// A file of zero bytes (a `data.mdb` that holds no log yet).
+    case emptyFile
+    /// Anything else that is not a directory.
     case notDirectory
     /// Nothing at the path (`ENOENT`).
     case missing
@@ -22,7 +26,11 @@ enum PathStatus: Equatable {
             self = code == ENOENT ? .missing : .unreachable(code)
             return
         }
-        self = information.st_mode & S_IFMT == S_IFDIR ? .directory : .notDirectory
+        switch information.st_mode & S_IFMT {
+        case S_IFDIR: self = .directory
+        case S_IFREG where information.st_size == 0: self = .emptyFile
+        default: self = .notDirectory
+        }
     }
 
     /// The system's text for an `errno`.

@@ -21,9 +21,10 @@ struct LogOptions: ParsableArguments {
         return "./replay.lmdb"
     }
 
-    /// Opens an existing log; a missing one is an error naming the path.
+    /// Opens an existing log for reading only: nothing is written to it, and no writer lock is
+    /// waited for. A missing one is an error naming the path.
     func openExisting() throws -> ChangeLog {
-        try ChangeLog(path: path, options: .init(createIfMissing: false))
+        try ChangeLog(path: path, options: .init(createIfMissing: false, readOnly: true))
     }
 
     /// Opens the log, creating it when it does not exist.

@@ -39,10 +39,11 @@ struct TailCommand: AsyncParsableCommand {
             let latest = try log.latestRevision
             let start = from ?? max(latest, 1)
             if !follow {
-                if (latest == 0 && from != nil) || start > latest {
+                // An empty log has no latest revision to show, as `log` and `export` show none.
+                if latest == 0 && from == nil { return }
+                if start > latest {
                     throw InputError.outOfRange(start, in: log, first: try log.firstRevision, latest: latest)
                 }
-                guard latest > 0 else { return }
                 for try await record in log.records(in: start...latest) { try emit(record) }
                 return
             }

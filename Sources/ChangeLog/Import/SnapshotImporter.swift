@@ -51,9 +51,9 @@ public struct SnapshotImporter: Sendable {
     }
 
     /// Creates an importer that opens (or creates) its log with `openLog` only once it has lines
-    /// to append: an import stopped before its first append (a bad line of an all-or-nothing
-    /// import, an input with nothing to append) leaves no new log behind, and so never has to
-    /// remove one that another process may have opened in the meantime.
+    /// to append, or once it has read all of an input with nothing to append: an import stopped
+    /// before its first append (a bad line of an all-or-nothing import) leaves no new log
+    /// behind, and so never has to remove one that another process may have opened meanwhile.
     public init(options: Options = Options(), openingLogWith openLog: @escaping @Sendable () throws -> ChangeLog) {
         self.openLog = openLog
         self.options = options
@@ -124,6 +124,10 @@ public struct SnapshotImporter: Sendable {
         }
         progress(lineNumber)
         try await commit(&pending, into: &report, log: &log)
+        if log == nil {
+            // A successful import of nothing still leaves a log, as an import of lines would.
+            _ = try openLog()
+        }
         return report
     }
 

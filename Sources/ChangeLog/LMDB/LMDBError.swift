@@ -25,6 +25,9 @@ public struct LMDBError: Error, Hashable, Sendable, CustomStringConvertible {
     public static let mapResized = LMDBError(code: MDB_MAP_RESIZED)
     /// `MDB_READERS_FULL`: every reader slot is taken; end idle readers or raise the limit.
     public static let readersFull = LMDBError(code: MDB_READERS_FULL)
+    /// `MDB_INCOMPATIBLE`: the operation does not suit the database, for example a database
+    /// opened by a name that is a plain key of the main database.
+    public static let incompatible = LMDBError(code: MDB_INCOMPATIBLE)
 
     /// LMDB's explanation of the code (`mdb_strerror`), followed by the code itself.
     public var description: String {

@@ -1,0 +1,107 @@
+import CLMDB
+import Foundation
+import Testing
+
+@testable import ChangeLog
+
+/// `Options.readOnly`, and what opening a log leaves alone: a log opened for reading writes
+/// nothing, and no open turns another LMDB environment into a log.
+@Suite("Opening without writing")
+struct ReadOnlyTests {
+    @Test("a log opened read-only reads and verifies, writes nothing, and refuses to append or drop")
+    func readOnly() async throws {
+        try await withTemporaryDirectory { path in
+            do {
+                let log = try ChangeLog(path: path)
+                for version in 0..<3 {
+                    _ = try await log.append(try makeSnapshot(sections: 2, itemsPerSection: 3, version: version))
+                }
+            }
+            let before = try Data(contentsOf: URL(fileURLWithPath: path + "/data.mdb"))
+            do {
+                let log = try ChangeLog(path: path, options: .init(readOnly: true))
+                #expect(try log.latestRevision == 3)
+                #expect(try log.snapshot(at: 2) == makeSnapshot(sections: 2, itemsPerSection: 3, version: 1))
+                #expect(try await log.verify().isValid)
+                let append = await #expect(throws: ChangeLogError.self) {
+                    _ = try await log.append(try makeSnapshot(sections: 1, itemsPerSection: 1))
+                }
+                #expect(append?.code == .readOnly)
+                #expect(append?.message.contains("cannot append to the log at \(path)") == true)
+                let drop = await #expect(throws: ChangeLogError.self) { _ = try await log.dropRevisions(before: 2) }
+                #expect(drop?.code == .readOnly)
+                let writable = #expect(throws: ChangeLogError.self) { _ = try ChangeLog(path: path) }
+                #expect(writable?.code == .incompatibleOptions)
+                #expect(writable?.message.contains("for reading only") == true)
+            }
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path + "/data.mdb")) == before)
+            // Released, the log opens for writing again.
+            let log = try ChangeLog(path: path)
+            #expect(try await log.append(try makeSnapshot(sections: 1, itemsPerSection: 1)).revision == 4)
+        }
+    }
+
+    @Test("read-only, a missing log or an empty data.mdb is not found, and nothing is created")
+    func readOnlyCreatesNothing() throws {
+        try withTemporaryDirectory { path throws in
+            let missing = path + "/missing"
+            let notFound = #expect(throws: ChangeLogError.self) {
+                _ = try ChangeLog(path: missing, options: .init(createIfMissing: true, readOnly: true))
+            }
+            #expect(notFound?.code == .logNotFound)
+            #expect(!FileManager.default.fileExists(atPath: missing))
+            #expect(FileManager.default.createFile(atPath: path + "/data.mdb", contents: Data()))
+            let empty = #expect(throws: ChangeLogError.self) {
+                _ = try ChangeLog(path: path, options: .init(readOnly: true))
+            }
+            #expect(empty?.code == .logNotFound)
+            #expect(empty?.message.contains("an empty data.mdb") == true)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: path) == ["data.mdb"])
+        }
+    }
+
+    @Test(
+        "an LMDB environment that holds something else is not opened as a log, and is left as it is",
+        arguments: [false, true])
+    func foreignEnvironment(readOnly: Bool) throws {
+        try withTemporaryDirectory { path throws in
+            for (name, key) in [(nil, "revisions"), ("other", "key")] as [(String?, String)] {
+                let directory = path + "/\(name ?? "main")"
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+                try writeForeignEnvironment(at: directory, database: name, key: key)
+                let before = try Data(contentsOf: URL(fileURLWithPath: directory + "/data.mdb"))
+                let error = #expect(throws: ChangeLogError.self) {
+                    _ = try ChangeLog(path: directory, options: .init(readOnly: readOnly))
+                }
+                #expect(error?.code == .cannotOpen)
+                #expect(error?.message.contains("is not a replay log") == true, "\(String(describing: error))")
+                #expect(try Data(contentsOf: URL(fileURLWithPath: directory + "/data.mdb")) == before)
+            }
+        }
+    }
+
+    /// Writes an LMDB environment of another application with LMDB's C API: one key in the main
+    /// database (`database` nil) or in a named database.
+    private func writeForeignEnvironment(at path: String, database: String?, key: String) throws {
+        var environment: OpaquePointer?
+        try #require(mdb_env_create(&environment) == MDB_SUCCESS)
+        defer { mdb_env_close(environment) }
+        try #require(mdb_env_set_maxdbs(environment, 4) == MDB_SUCCESS)
+        try #require(mdb_env_open(environment, path, 0, 0o644) == MDB_SUCCESS)
+        var transaction: OpaquePointer?
+        try #require(mdb_txn_begin(environment, nil, 0, &transaction) == MDB_SUCCESS)
+        var dbi: MDB_dbi = 0
+        try #require(mdb_dbi_open(transaction, database, UInt32(MDB_CREATE), &dbi) == MDB_SUCCESS)
+        var keyBytes = Array(key.utf8)
+        var valueBytes: [UInt8] = [1, 2, 3]
+        let result = keyBytes.withUnsafeMutableBytes { keyBuffer in
+            valueBytes.withUnsafeMutableBytes { valueBuffer in
+                var keyValue = MDB_val(mv_size: keyBuffer.count, mv_data: keyBuffer.baseAddress)
+                var value = MDB_val(mv_size: valueBuffer.count, mv_data: valueBuffer.baseAddress)
+                return mdb_put(transaction, dbi, &keyValue, &value, 0)
+            }
+        }
+        try #require(result == MDB_SUCCESS)
+        try #require(mdb_txn_commit(transaction) == MDB_SUCCESS)
+    }
+}
