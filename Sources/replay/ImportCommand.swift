@@ -44,15 +44,7 @@ struct ImportCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await failingWithBadInput {
-            let input: Data
-            if file == "-" {
-                input = try readStandardInput()
-            } else {
-                guard let data = FileManager.default.contents(atPath: file) else {
-                    throw InputError("\(file): no such file or not readable")
-                }
-                input = data
-            }
+            let input = try readInput(file)
             // The log is opened, or created, only once lines are ready to be appended: an import
             // refused before that leaves no log behind, and never removes one (another process
             // may be importing into the same new path at the same time).

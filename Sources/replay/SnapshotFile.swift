@@ -6,18 +6,7 @@ import ListAdapter
 enum SnapshotFile {
     /// Reads and decodes the snapshot in the file at `path` (`-` for standard input).
     static func read(_ path: String) throws -> ListSnapshot<String, String> {
-        let data: Data
-        if path == "-" {
-            data = try readStandardInput()
-        } else {
-            guard FileManager.default.fileExists(atPath: path) else {
-                throw InputError("\(path): no such file")
-            }
-            guard let contents = FileManager.default.contents(atPath: path) else {
-                throw InputError("\(path): cannot be read")
-            }
-            data = contents
-        }
+        let data = try readInput(path)
         do {
             let snapshot = try JSONDecoder().decode(ListSnapshot<String, String>.self, from: data)
             if let duplicate = JSONDuplicateKeys.first(in: data) {
@@ -40,21 +29,52 @@ struct InputError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
+/// Reads the file at `path` to its end, or standard input for `-`. The file is read as it
+/// comes, waiting for more, so a named pipe, a process substitution (`<(producer)`) or
+/// `/dev/stdin` works as well as a regular file. A failure is an ``InputError`` naming the file
+/// and the system's reason.
+func readInput(_ path: String) throws(InputError) -> Data {
+    if path == "-" { return try readStandardInput() }
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else {
+        let code = errno
+        throw InputError(code == ENOENT ? "\(path): no such file" : "\(path): cannot be read: \(reason(code))")
+    }
+    defer { close(descriptor) }
+    return try readToEnd(descriptor) { code throws(InputError) in
+        throw InputError("\(path): cannot be read: \(reason(code))")
+    }
+}
+
 /// Reads standard input to its end; a read that fails (a closed descriptor, a directory) is an
 /// ``InputError`` naming standard input and the system's reason.
 func readStandardInput() throws(InputError) -> Data {
+    try readToEnd(STDIN_FILENO) { code throws(InputError) in
+        if StandardStream.input.wasClosedAtStart {
+            throw InputError("standard input cannot be read: it was closed when replay started")
+        }
+        throw InputError("standard input cannot be read: \(reason(code))")
+    }
+}
+
+/// Reads `descriptor` to its end, retrying interrupted reads; `failure` turns the `errno` of a
+/// failed read into the error to throw.
+private func readToEnd(_ descriptor: Int32, failure: (Int32) throws(InputError) -> Never) throws(InputError) -> Data {
     var data = Data()
     var block = [UInt8](repeating: 0, count: 1 << 16)
     while true {
-        let count = block.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+        let count = block.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
         if count == 0 { return data }
         if count < 0 {
-            if errno == EINTR { continue }
-            if StandardStream.input.wasClosedAtStart {
-                throw InputError("standard input cannot be read: it was closed when replay started")
-            }
-            throw InputError("standard input cannot be read: \(String(cString: strerror(errno)))")
+            let code = errno
+            if code == EINTR { continue }
+            try failure(code)
         }
         data.append(contentsOf: block[..<count])
     }
+}
+
+/// The system's text for an `errno`.
+private func reason(_ code: Int32) -> String {
+    String(cString: strerror(code))
 }

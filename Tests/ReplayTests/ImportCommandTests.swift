@@ -205,12 +205,50 @@ struct ImportCommandTests {
         #expect(result.stderr.contains("Error:"))
     }
 
+    /// Foundation's `contents(atPath:)` opened files without blocking, so a pipe that had no
+    /// data yet read as unreadable.
+    @Test("import and diff read named pipes and /dev/stdin from a pipe, as they come")
+    func pipes() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let history = try directory.write("history.jsonl", Fixtures.history)
+        let snapshot = try directory.write("new.json", #"{"sections": [{"title": "A", "items": [{"id": "a"}]}]}"#)
+        let empty = try directory.write("old.json", #"{"sections": []}"#)
+        let fifo = directory.path("fifo")
+        let result = try StreamFailureTests.shell(
+            """
+            mkfifo '\(fifo)' || exit 9
+            { sleep 0.2; cat '\(history)'; } > '\(fifo)' &
+            "$REPLAY" import '\(fifo)' --log '\(directory.path("fifo.lmdb"))' || exit 1
+            cat '\(history)' | "$REPLAY" import /dev/stdin --log '\(directory.path("stdin.lmdb"))' || exit 2
+            { sleep 0.2; cat '\(snapshot)'; } > '\(fifo)' &
+            "$REPLAY" diff '\(empty)' '\(fifo)' > '\(directory.path("diff.json"))' || exit 3
+            """)
+        #expect(result.status == 0, "\(result)")
+        for name in ["fifo.lmdb", "stdin.lmdb"] {
+            let verified = try ToolRunner.run(["verify", "--log", directory.path(name)])
+            #expect(verified.stdout == "verified revisions 1 to 3 (3): ok\n", "\(name): \(verified)")
+        }
+        let direct = try ToolRunner.run(["diff", empty, snapshot])
+        #expect(try String(contentsOfFile: directory.path("diff.json"), encoding: .utf8) == direct.stdout)
+    }
+
+    @Test("a directory given as the input file is named, with the system's reason")
+    func directoryAsInput() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let result = try ToolRunner.run(["import", directory.path(""), "--log", directory.path("l")])
+        #expect(result.status == 2)
+        #expect(result.stderr == "replay: \(directory.path("")): cannot be read: Is a directory\n")
+        #expect(!FileManager.default.fileExists(atPath: directory.path("l")))
+    }
+
     @Test("a missing file is named")
     func missingFile() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let result = try ToolRunner.run(["import", directory.path("none.jsonl"), "--log", directory.path("l")])
         #expect(result.status == 2)
-        #expect(result.stderr == "replay: \(directory.path("none.jsonl")): no such file or not readable\n")
+        #expect(result.stderr == "replay: \(directory.path("none.jsonl")): no such file\n")
     }
 }
