@@ -1,4 +1,6 @@
-/// Quotes a user value for an error message, escaping quotes and control characters.
+/// Quotes a user value for an error message, escaping quotes and control characters: the C0
+/// controls, DEL and the C1 controls (U+0080–U+009F, among them U+009B, the 8-bit CSI), so that
+/// a quoted value never moves the cursor or starts a terminal escape sequence.
 package func quoted(_ value: String) -> String {
     var result = "\""
     for scalar in value.unicodeScalars {
@@ -9,7 +11,7 @@ package func quoted(_ value: String) -> String {
         case "\t": result += "\\t"
         case "\r": result += "\\r"
         default:
-            if scalar.value < 0x20 {
+            if scalar.properties.generalCategory == .control {
                 result += "\\u{\(String(scalar.value, radix: 16))}"
             } else {
                 result.unicodeScalars.append(scalar)

@@ -217,6 +217,37 @@ struct ReadingCommandTests {
         #expect(show.stdout.contains(#"0: "a\nb""#))
     }
 
+    /// U+009B is the 8-bit form of ESC [ (CSI), which a terminal may act on like ESC [; DEL
+    /// may erase. Neither byte may reach standard output: each is shown as its escape.
+    @Test(
+        "DEL and C1 controls in titles, ids and metadata are escaped, never printed raw",
+        arguments: [
+            (["show", "1"], #"[0] "x\u{9b}[2Jy\u{7f}z" (1 items)"#),
+            (["show", "1"], #"0: "i\u{9b}31m\u{85}""#),
+            (["tail"], #""k\u{9b}"="v\u{7f}""#),
+            (["replay", "--into", "text"], #"[0] "x\u{9b}[2Jy\u{7f}z""#),
+            (["replay", "--into", "text"], #""i\u{9b}31m\u{85}""#),
+        ])
+    func c1Controls(command: [String], escaped: String) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let log = directory.path("c1.lmdb")
+        let input = #"""
+            {"sections":[{"title":"x\u009b[2Jy\u007fz","items":[{"id":"i\u009b31m\u0085"}]}],"meta":{"k\u009b":"v\u007f"}}
+
+            """#
+        let imported = try ToolRunner.run(["import", "-", "--log", log], input: input)
+        #expect(imported.status == 0, "\(imported)")
+        let result = try ToolRunner.run(command + ["--log", log])
+        #expect(result.status == 0, "\(command): \(result)")
+        let bytes = Array(result.stdout.utf8)
+        #expect(!bytes.contains(0x7F), "\(command): \(result)")
+        // U+0080–U+009F in UTF-8: C2 80 to C2 9F.
+        let c1 = zip(bytes, bytes.dropFirst()).contains { $0 == 0xC2 && (0x80...0x9F).contains($1) }
+        #expect(!c1, "\(command): \(result)")
+        #expect(result.stdout.contains(escaped), "\(command): \(result)")
+    }
+
     @Test(
         "revisions out of range are named with the range the log holds",
         arguments: [
