@@ -7,6 +7,7 @@ enum SnapshotFile {
     /// Reads and decodes the snapshot in the file at `path` (`-` for standard input).
     static func read(_ path: String) throws -> ListSnapshot<String, String> {
         let data = try readInput(path)
+        if let notUTF8 = JSONTextEncoding.notUTF8(data) { throw InputError("\(path): \(notUTF8)") }
         do {
             let snapshot = try JSONDecoder().decode(ListSnapshot<String, String>.self, from: data)
             if let duplicate = JSONDuplicateKeys.first(in: data) {

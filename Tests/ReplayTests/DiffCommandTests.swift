@@ -85,6 +85,34 @@ struct DiffCommandTests {
         #expect(result.stderr == "replay: \(bad): \(problem)\n")
     }
 
+    /// `JSONDecoder` reads UTF-16 and UTF-32 by itself, and would use one of the two titles of
+    /// this snapshot; FORMAT.md's JSON is UTF-8, so the file is refused before it is decoded.
+    @Test(
+        "a snapshot file in UTF-16 or UTF-32 is refused, named, even from standard input",
+        arguments: [
+            (String.Encoding.utf16LittleEndian, "UTF-16"), (.utf16BigEndian, "UTF-16"), (.utf32LittleEndian, "UTF-32"),
+            (.utf32BigEndian, "UTF-32"),
+        ])
+    func notUTF8(encoding: String.Encoding, name: String) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let good = try directory.write("good.json", #"{"sections": []}"#)
+        let json = #"{"sections":[{"title":"a","title":"b","items":[]}]}"#
+        let problem = "the text is \(name), not UTF-8: FORMAT.md's JSON is UTF-8"
+        for (file, text) in [("plain.json", json), ("marked.json", "\u{FEFF}" + json)] {
+            let bad = directory.path(file)
+            try #require(text.data(using: encoding)).write(to: URL(fileURLWithPath: bad))
+            let result = try ToolRunner.run(["diff", good, bad])
+            #expect(result.status == 2, "\(result)")
+            #expect(result.stdout == "")
+            #expect(result.stderr == "replay: \(bad): \(problem)\n")
+        }
+        let piped = try StreamFailureTests.shell(
+            "\"$REPLAY\" diff '\(good)' - < '\(directory.path("plain.json"))'")
+        #expect(piped.status == 2, "\(piped)")
+        #expect(piped.stderr == "replay: -: \(problem)\n")
+    }
+
     @Test("a missing file is named")
     func missing() throws {
         let result = try ToolRunner.run(["diff", "/nonexistent/old.json", "/nonexistent/new.json"])

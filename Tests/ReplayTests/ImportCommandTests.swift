@@ -78,6 +78,34 @@ struct ImportCommandTests {
         #expect(try ChangeLog(path: log, options: .init(createIfMissing: false)).latestRevision == 1)
     }
 
+    /// `JSONDecoder` reads UTF-16 and UTF-32 by itself, and would append one of the two titles
+    /// of the first line; FORMAT.md's JSON Lines are UTF-8, so the input is refused.
+    @Test(
+        "an import file in UTF-16 or UTF-32 is refused at its first line, and nothing is appended",
+        arguments: [
+            (String.Encoding.utf16LittleEndian, "UTF-16"), (.utf16BigEndian, "UTF-16"), (.utf32LittleEndian, "UTF-32"),
+            (.utf32BigEndian, "UTF-32"),
+        ])
+    func notUTF8(encoding: String.Encoding, name: String) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let log = directory.path("app.lmdb")
+        #expect(try ToolRunner.run(["import", "-", "--log", log], input: #"{"sections": []}"# + "\n").status == 0)
+        let lines = #"{"sections":[{"title":"a","title":"b","items":[]}]}"# + "\n" + #"{"sections":[]}"# + "\n"
+        for (file, text) in [("plain.jsonl", lines), ("marked.jsonl", "\u{FEFF}" + lines)] {
+            let path = directory.path(file)
+            try #require(text.data(using: encoding)).write(to: URL(fileURLWithPath: path))
+            let result = try ToolRunner.run(["import", path, "--log", log])
+            #expect(result.status == 2, "\(result)")
+            #expect(result.stdout == "")
+            #expect(
+                result.stderr
+                    == "replay: \(path), line 1: the text is \(name), not UTF-8: FORMAT.md's JSON is UTF-8; "
+                    + "nothing else was appended\n")
+        }
+        #expect(try ChangeLog(path: log, options: .init(createIfMissing: false)).latestRevision == 1)
+    }
+
     @Test("an export imports back: the same snapshots, metadata and changes, with new times")
     func exportImportsBack() throws {
         let directory = try TemporaryDirectory()

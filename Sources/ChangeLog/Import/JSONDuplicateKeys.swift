@@ -23,7 +23,8 @@ package enum JSONDuplicateKeys {
     }
 
     /// The first key named twice in one object of `json`, in reading order; `nil` when there is
-    /// none. Call it on text that parses as JSON: on anything else it returns `nil`.
+    /// none. Call it on text that parses as JSON: on anything else it returns `nil`. It reads
+    /// UTF-8 only: refuse other text first with ``JSONTextEncoding/notUTF8(_:)``.
     ///
     /// - Complexity: O(*n*) for *n* bytes, plus O(*k*²) comparisons of the keys of an object
     ///   with *k* keys.

@@ -64,10 +64,14 @@ public struct SnapshotImporter: Sendable {
     ///
     /// - Throws: ``SnapshotImportError`` naming `lineNumber` and the problem: not JSON, a
     ///   missing or mistyped field (with the offending value), a duplicate title or id, a key
-    ///   named twice in one object.
+    ///   named twice in one object, text that is not UTF-8 (UTF-16 or UTF-32, which
+    ///   `JSONDecoder` would otherwise decode unchecked).
     public static func decode(line: some Collection<UInt8>, lineNumber: Int) throws(SnapshotImportError)
         -> AnnotatedSnapshot<String, String>
     {
+        if let notUTF8 = JSONTextEncoding.notUTF8(line) {
+            throw SnapshotImportError(line: lineNumber, problem: notUTF8.description)
+        }
         let data = Data(line)
         do {
             let line = try JSONDecoder().decode(ImportLine.self, from: data).annotated
