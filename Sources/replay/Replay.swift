@@ -13,8 +13,8 @@ struct Replay: AsyncParsableCommand {
 
             Exit codes: 0 success; 1 a verification or replay found a failing revision; \
             2 bad input (a missing log or file, malformed JSON, a revision out of range); \
-            64 a usage error (unknown option, missing argument); 74 standard output could not be \
-            written (a full disk, for example).
+            64 a usage error (unknown option, missing argument, an argument that is not UTF-8); \
+            74 standard output could not be written (a full disk, for example).
             """,
         version: "0.1.0",
         subcommands: [
@@ -25,8 +25,20 @@ struct Replay: AsyncParsableCommand {
 
     /// Parses the command line and runs the command, then writes out standard output: a write
     /// that failed is reported, with exit status 74, instead of lost.
+    ///
+    /// An argument that is not valid UTF-8 is refused first, with exit status 64, and so is such
+    /// a `$REPLAY_LOG`, with exit status 2: Swift would read either with U+FFFD in place of the
+    /// bytes given (``RawCommandLine``).
     static func main() async {
         StandardOutput.prepare()
+        if let argument = RawCommandLine.firstArgumentNotUTF8() {
+            printError("\(argument); replay reads arguments as UTF-8 and cannot use this one as given")
+            exit(withError: ExitCode.validationFailure)
+        }
+        if let variable = RawCommandLine.logVariableNotUTF8() {
+            printError("\(variable); unset it, or set it to a log path that is valid UTF-8")
+            exit(withError: ExitCode(ExitStatus.badInput))
+        }
         do {
             do {
                 var command = try parseAsRoot()

@@ -1,0 +1,83 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The command line and `$REPLAY_LOG` as the process received them, checked for text that is not
+/// UTF-8 before anything reads them as `String`s.
+///
+/// Swift replaces each byte of `argv` that is not valid UTF-8 with U+FFFD, and so does
+/// `ProcessInfo` for the environment: the tool would otherwise create a log under a name other
+/// than the one given, or report a file that exists as missing. It refuses such text instead.
+enum RawCommandLine {
+    /// A value given to the tool that is not valid UTF-8: where it came from, and how it reads.
+    struct NotUTF8: Equatable, CustomStringConvertible {
+        /// Where the value came from: `argument 3`, or `$REPLAY_LOG`.
+        var source: String
+        /// The value quoted, with every byte that is not valid UTF-8 as `\xFF` (and `\`, `"` and
+        /// control characters escaped too, so that the text is unambiguous on one line).
+        var shown: String
+
+        /// `argument 3 is not valid UTF-8: "bad\xFFname"`.
+        var description: String { "\(source) is not valid UTF-8: \(shown)" }
+    }
+
+    /// The first argument after the program's name that is not valid UTF-8, numbered from 1 as
+    /// the shell counts them (`$1`); `nil` when all of them are valid.
+    static func firstArgumentNotUTF8() -> NotUTF8? {
+        for position in 1..<Int(CommandLine.argc) {
+            guard let argument = CommandLine.unsafeArgv[position] else { continue }
+            if let shown = shownIfNotUTF8(argument) {
+                return NotUTF8(source: "argument \(position)", shown: shown)
+            }
+        }
+        return nil
+    }
+
+    /// `$REPLAY_LOG` when it is set and not valid UTF-8; `nil` otherwise.
+    static func logVariableNotUTF8() -> NotUTF8? {
+        guard let value = getenv("REPLAY_LOG") else { return nil }
+        return shownIfNotUTF8(value).map { NotUTF8(source: "$REPLAY_LOG", shown: $0) }
+    }
+
+    /// The C string `text` quoted and escaped as ``NotUTF8/shown`` when it is not valid UTF-8;
+    /// `nil` when it is.
+    ///
+    /// - Complexity: O(*n*) for *n* bytes.
+    static func shownIfNotUTF8(_ text: UnsafePointer<CChar>) -> String? {
+        let bytes = UnsafeBufferPointer(
+            start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: strlen(text))
+        var shown = "\""
+        var valid = true
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        var offset = 0
+        parsing: while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let encoded):
+                offset += encoded.count
+                let scalar = Unicode.UTF8.decode(encoded)
+                switch scalar {
+                case "\"": shown += "\\\""
+                case "\\": shown += "\\\\"
+                default:
+                    if scalar.properties.generalCategory == .control {
+                        shown += "\\u{\(String(scalar.value, radix: 16))}"
+                    } else {
+                        shown.unicodeScalars.append(scalar)
+                    }
+                }
+            case .error(let length):
+                valid = false
+                for byte in bytes[offset..<offset + length] {
+                    shown += "\\x" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+                }
+                offset += length
+            case .emptyInput:
+                break parsing
+            }
+        }
+        return valid ? nil : shown + "\""
+    }
+}
