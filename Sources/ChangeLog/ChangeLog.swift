@@ -124,6 +124,10 @@ public final class ChangeLog: Sendable {
     public init(path: String, options: Options = Options()) throws(ChangeLogError) {
         self.path = path
         self.options = options
+        guard !path.isEmpty else {
+            throw ChangeLogError(
+                code: .invalidArgument, message: "the log's path is empty: pass the directory of a log", path: path)
+        }
         guard options.initialMapSize > 0, options.maxReaders > 0, options.maxReaders <= Int(UInt32.max) else {
             throw ChangeLogError(
                 code: .invalidArgument,
@@ -134,6 +138,13 @@ public final class ChangeLog: Sendable {
         let creates = options.createIfMissing && !options.readOnly
         switch PathStatus(of: path) {
         case .missing:
+            if let target = PathStatus.danglingLinkTarget(of: path) {
+                throw ChangeLogError(
+                    code: .cannotOpen,
+                    message: "\(path) is a symbolic link to \(target), which does not exist: create the directory "
+                        + "it points to, or pass another path",
+                    path: path)
+            }
             guard creates else {
                 throw ChangeLogError(
                     code: .logNotFound,
@@ -143,10 +154,7 @@ public final class ChangeLog: Sendable {
             do {
                 try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
             } catch {
-                throw ChangeLogError(
-                    code: .cannotOpen,
-                    message: "cannot create the log directory \(path): check the permissions of its parent",
-                    path: path, cause: SendableDescription(error))
+                throw Self.creationFailure(error, path: path)
             }
         case .unreachable(let code):
             throw ChangeLogError(
@@ -220,6 +228,28 @@ public final class ChangeLog: Sendable {
         let notifier = CommitNotifier.watching(store, pollInterval: options.subscriptionPollInterval)
         self.notifier = notifier
         writer = LogWriter(store: store, readOnly: options.readOnly, didCommit: { notifier.publish($0) })
+    }
+
+    /// The error for a log directory that could not be created: the system's reason, with advice
+    /// where the reason suggests one.
+    private static func creationFailure(_ error: any Error, path: String) -> ChangeLogError {
+        let posix = (error as? POSIXError) ?? ((error as? CocoaError)?.underlying as? POSIXError)
+        guard let posix else {
+            return ChangeLogError(
+                code: .cannotOpen, message: "cannot create the log directory \(path): \(error.localizedDescription)",
+                path: path)
+        }
+        let code = posix.code.rawValue
+        let advice: String
+        switch code {
+        case EACCES, EPERM: advice = ": check the permissions of the directories on its path"
+        case EROFS: advice = ": the file system is read-only"
+        case ENOSPC, EDQUOT: advice = ": free some disk space"
+        default: advice = ""
+        }
+        return ChangeLogError(
+            code: .cannotOpen,
+            message: "cannot create the log directory \(path) (\(PathStatus.describe(code)))\(advice)", path: path)
     }
 
     /// Flushes every committed revision to disk. Needed only in the relaxed durability modes,

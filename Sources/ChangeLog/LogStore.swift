@@ -22,136 +22,6 @@ struct LogStore: Sendable {
     /// The log's path, for messages.
     let path: String
 
-    /// Opens the databases of the log in `environment`.
-    ///
-    /// An existing log is opened in a read transaction: opening writes nothing and takes no
-    /// writer lock. Only an environment that holds nothing yet becomes a new log (its databases
-    /// created and its layout version recorded, in a write transaction), and only when the log
-    /// may be written (`readOnly` false). An environment that holds anything else is not a log,
-    /// and is left as it is.
-    @available(*, noasync, message: "opening may take LMDB's writer lock; call it from a synchronous context")
-    static func open(environment: LMDBEnvironment, path: String, readOnly: Bool) throws(ChangeLogError) -> LogStore {
-        let contents: Contents
-        do {
-            contents = try inspect(environment: environment, path: path)
-        } catch {
-            throw ChangeLogError.wrapping(error, path: path, during: "opening")
-        }
-        if case .log(let store) = contents {
-            return store
-        }
-        guard !readOnly else {
-            throw ChangeLogError(
-                code: .logNotFound,
-                message: "no log at \(path): its data.mdb holds no log yet; append to it, or check the path",
-                path: path)
-        }
-        do {
-            return try create(environment: environment, path: path)
-        } catch {
-            throw ChangeLogError.wrapping(error, path: path, during: "opening")
-        }
-    }
-
-    /// What an environment holds.
-    private enum Contents {
-        /// A log, whose databases are open.
-        case log(LogStore)
-        /// Nothing: a new environment.
-        case empty
-    }
-
-    /// Reads what `environment` holds, in a read transaction that is then committed, so that
-    /// the databases it opened stay open.
-    /// - Throws: ``ChangeLogError/Code/cannotOpen`` when the environment holds something else,
-    ///   ``ChangeLogError/Code/unsupportedFormat`` for a log of another layout version.
-    private static func inspect(environment: LMDBEnvironment, path: String) throws -> Contents {
-        let transaction = try LMDBTransaction(environment: environment, readOnly: true)
-        let contents: Contents
-        do {
-            contents = try inspect(transaction, environment: environment, path: path)
-        } catch {
-            transaction.abort()
-            throw error
-        }
-        // Committed, a read transaction keeps the databases it opened open (aborted, it would
-        // close them); with nothing opened, either is the same.
-        try transaction.commit()
-        return contents
-    }
-
-    private static func inspect(
-        _ transaction: borrowing LMDBTransaction, environment: LMDBEnvironment, path: String
-    ) throws -> Contents {
-        let revisions = try openIfPresent("revisions", in: transaction)
-        let chunks = try openIfPresent("chunks", in: transaction)
-        let meta = try openIfPresent("meta", in: transaction)
-        guard let revisions, let chunks, let meta else {
-            let main = try transaction.openDatabase(named: nil, create: false)
-            let hasEntries = try transaction.withCursor(in: main) { cursor in try cursor.move(to: .first) }
-            guard !hasEntries else {
-                throw ChangeLogError(
-                    code: .cannotOpen,
-                    message: "\(path) holds an LMDB environment that is not a replay log (it lacks the log's "
-                        + "revisions, chunks or meta database); it was left as it is: pass the path of a log",
-                    path: path)
-            }
-            return .empty
-        }
-        try checkFormat(try transaction.value(forKey: formatKey, in: meta), path: path)
-        return .log(LogStore(environment: environment, revisions: revisions, chunks: chunks, meta: meta, path: path))
-    }
-
-    /// The named database `name`, or `nil` when the environment has none of that name (or a
-    /// plain key of that name in its main database, `MDB_INCOMPATIBLE`).
-    private static func openIfPresent(_ name: String, in transaction: borrowing LMDBTransaction) throws
-        -> LMDBDatabase?
-    {
-        let database: LMDBDatabase
-        do {
-            database = try transaction.openDatabase(named: name, create: false)
-        } catch {
-            guard error == .notFound || error == .incompatible else { throw error }
-            return nil
-        }
-        return database
-    }
-
-    /// Creates the databases and records the layout version, in a write transaction; another
-    /// process may have done so first.
-    private static func create(environment: LMDBEnvironment, path: String) throws -> LogStore {
-        try environment.write { transaction in
-            let revisions = try transaction.openDatabase(named: "revisions", create: true)
-            let chunks = try transaction.openDatabase(named: "chunks", create: true)
-            let meta = try transaction.openDatabase(named: "meta", create: true)
-            if let format = try transaction.value(forKey: formatKey, in: meta) {
-                try checkFormat(format, path: path)
-            } else {
-                try transaction.put([layoutVersion], forKey: formatKey, in: meta)
-            }
-            return LogStore(environment: environment, revisions: revisions, chunks: chunks, meta: meta, path: path)
-        }
-    }
-
-    /// Checks the stored layout version.
-    private static func checkFormat(_ format: [UInt8]?, path: String) throws(ChangeLogError) {
-        guard let format else {
-            throw ChangeLogError(
-                code: .cannotOpen,
-                message: "\(path) holds a log's databases but no layout version: it is not a replay log, or it was "
-                    + "damaged",
-                path: path)
-        }
-        guard format == [layoutVersion] else {
-            let version = format.count == 1 ? "\(format[0])" : "of \(format.count) bytes"
-            throw ChangeLogError(
-                code: .unsupportedFormat,
-                message: "the log at \(path) has layout version \(version), this library reads version "
-                    + "\(layoutVersion); open it with a newer version of the library",
-                path: path)
-        }
-    }
-
     /// Runs `body` in a read transaction, converting every failure to a ``ChangeLogError``.
     func read<R>(during operation: String, _ body: (borrowing LMDBTransaction) throws -> R) throws(ChangeLogError) -> R
     {
@@ -390,7 +260,7 @@ struct LogStore: Sendable {
     private func error(for failure: RevisionRecordBody.Failure, revision: UInt64) -> ChangeLogError {
         let advice =
             "the file was changed behind the log's back or damaged; restore the log from a backup, or drop "
-            + "the revisions up to this one"
+            + "this revision and those before it (the library's dropRevisions(before: \(revision + 1)))"
         switch failure {
         case .checksumMismatch(let stored?, let computed?):
             return ChangeLogError(

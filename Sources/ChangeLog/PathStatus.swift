@@ -33,6 +33,19 @@ enum PathStatus: Equatable {
         }
     }
 
+    /// Where the symbolic link at `path` points, when it is one and its target does not exist;
+    /// `nil` otherwise.
+    static func danglingLinkTarget(of path: String) -> String? {
+        var information = stat()
+        guard lstat(path, &information) == 0, information.st_mode & S_IFMT == S_IFLNK,
+            stat(path, &information) != 0, errno == ENOENT
+        else { return nil }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink(path, &buffer, buffer.count - 1)
+        guard length >= 0 else { return "a missing target" }
+        return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// The system's text for an `errno`.
     static func describe(_ code: Int32) -> String {
         String(cString: strerror(code))

@@ -80,6 +80,34 @@ struct ReadOnlyTests {
         }
     }
 
+    @Test("an empty path, a dangling symbolic link and a directory that cannot be made are named plainly")
+    func pathErrors() throws {
+        let empty = #expect(throws: ChangeLogError.self) { _ = try ChangeLog(path: "") }
+        #expect(empty?.code == .invalidArgument)
+        try withTemporaryDirectory { path throws in
+            let link = path + "/link"
+            try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: path + "/missing/target")
+            for readOnly in [false, true] {
+                let dangling = #expect(throws: ChangeLogError.self) {
+                    _ = try ChangeLog(path: link, options: .init(readOnly: readOnly))
+                }
+                #expect(dangling?.code == .cannotOpen)
+                #expect(
+                    dangling?.message
+                        == "\(link) is a symbolic link to \(path)/missing/target, which does not exist: create the "
+                        + "directory it points to, or pass another path")
+            }
+            #expect(!FileManager.default.fileExists(atPath: path + "/missing"))
+        }
+        #if os(Linux)
+            // sysfs refuses new directories, even to root.
+            let refused = #expect(throws: ChangeLogError.self) { _ = try ChangeLog(path: "/sys/replay-test.lmdb") }
+            #expect(refused?.code == .cannotOpen)
+            #expect(refused?.message.hasPrefix("cannot create the log directory /sys/replay-test.lmdb (") == true)
+            #expect(refused?.message.contains("Error Domain") == false, "\(String(describing: refused))")
+        #endif
+    }
+
     /// Writes an LMDB environment of another application with LMDB's C API: one key in the main
     /// database (`database` nil) or in a named database.
     private func writeForeignEnvironment(at path: String, database: String?, key: String) throws {
