@@ -149,6 +149,29 @@ struct TailAndDemoTests {
         #expect(second.stdout.contains("Verified revisions 1 to 6"))
     }
 
+    /// Each demo used to report every revision after the ones it found as its own.
+    @Test("two demos recording into one log at once each report their own revisions, and the log verifies")
+    func concurrentDemos() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let log = directory.path("shared.lmdb")
+        #expect(try ToolRunner.run(["demo", "--log", log, "--revisions", "1"]).status == 0)
+        let result = try StreamFailureTests.shell(
+            """
+            "$REPLAY" demo --log '\(log)' --revisions 300 --seed 1 > '\(directory.path("one"))' &
+            one=$!
+            "$REPLAY" demo --log '\(log)' --revisions 300 --seed 2 > '\(directory.path("two"))' || exit 1
+            wait $one || exit 2
+            """)
+        #expect(result.status == 0, "\(result)")
+        for name in ["one", "two"] {
+            let output = try String(contentsOfFile: directory.path(name), encoding: .utf8)
+            #expect(output.hasPrefix("Recorded a simulated chat inbox: 300 revisions ("), "\(name): \(output)")
+        }
+        let verified = try ToolRunner.run(["verify", "--log", log])
+        #expect(verified.stdout == "verified revisions 1 to 601 (601): ok\n", "\(verified)")
+    }
+
     @Test("demo refuses a log it did not record, and leaves it as it was")
     func demoRefusesOtherLogs() throws {
         let directory = try TemporaryDirectory()

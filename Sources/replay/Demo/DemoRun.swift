@@ -20,6 +20,9 @@ struct DemoRun {
         let feed = DemoFeed(seed: seed)
         let adapter = ListAdapter(dataSource: feed)
         let recorder = ChangeLogRecorder(adapter: adapter, log: log)
+        // This run's revisions: another writer may append to the same log meanwhile.
+        let recorded = RecordedRevisions()
+        recorder.onRecord = { recorded.revisions.append($0.revision) }
         var totals = LogChanges.Counts()
         var progress = Progress("recording changes", total: revisions)
         for step in 1...revisions {
@@ -31,8 +34,14 @@ struct DemoRun {
         try await recorder.waitUntilRecorded()
         progress.finish()
         let latest = try log.latestRevision
-        let recorded = (before + 1)...latest
-        for try await record in log.records(in: recorded) { totals += record.changes.counts }
+        let ours = Set(recorded.revisions)
+        guard let first = recorded.revisions.first, let last = recorded.revisions.last else {
+            throw DemoFailure("no revision was recorded")
+        }
+        for try await record in log.records(in: first...last) where ours.contains(record.revision) {
+            totals += record.changes.counts
+        }
+        let others = last - first + 1 - UInt64(ours.count)
 
         let verification = try await log.verify(nil)
         if let failure = verification.failure {
@@ -46,8 +55,9 @@ struct DemoRun {
         let seconds = Date().timeIntervalSince(started)
         let final = adapter.snapshot
         return [
-            "Recorded a simulated chat inbox: \(recorded.count) revisions (\(recorded.lowerBound) to "
-                + "\(recorded.upperBound)) in \(String(format: "%.1f", seconds)) s.",
+            "Recorded a simulated chat inbox: \(ours.count) revisions (\(first) to \(last)"
+                + (others > 0 ? ", among \(others) that another writer appended meanwhile" : "")
+                + ") in \(String(format: "%.1f", seconds)) s.",
             "  operations: \(totals)",
             "  final list: \(final.sectionCount) sections (\(final.sections.map(\.title).joined(separator: ", "))), "
                 + "\(final.itemCount) items",
@@ -85,4 +95,11 @@ extension DemoRun {
 struct DemoFailure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
+}
+
+/// The revisions a demo run recorded, in order, collected on the main actor.
+@MainActor
+final class RecordedRevisions {
+    /// The revisions so far.
+    var revisions: [UInt64] = []
 }
