@@ -65,6 +65,40 @@ struct DiffSharingTests {
         #expect(sharedSections > 1_000, "the shortcut for shared sections was not exercised")
     }
 
+    /// A string the diff knows nothing about: items of this type take none of the shortcuts.
+    struct Opaque: Hashable, Sendable, LosslessStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// `snapshot` with `Opaque` identifiers and summaries.
+    static func opaque(_ snapshot: StringSnapshot) throws -> ListSnapshot<Opaque, Opaque> {
+        try ListSnapshot(
+            sections: snapshot.sections.map { section in
+                .init(
+                    title: section.title,
+                    items: section.items.map { .init(id: Opaque($0.id), summary: $0.summary.map(Opaque.init)) })
+            })
+    }
+
+    /// The shortcuts for strings (shared sections, items compared by their bits) must not
+    /// change the result, down to which items are reported as moved where several choices of
+    /// the fewest moves exist.
+    @Test("the shortcuts for strings give the changes that items compared with == give")
+    func shortcutsAgreeWithComparisons() throws {
+        var rng = SeededGenerator(seed: 0x0DD5_1DE5)
+        var trimmed = 0
+        for pair in 0..<2_000 {
+            let old = RandomSnapshots.snapshot(using: &rng)
+            let new = pair.isMultiple(of: 4) ? RandomSnapshots.snapshot(using: &rng) : try Self.edited(old, using: &rng)
+            let changes = old.changes(to: new)
+            let reference = try Self.opaque(old).changes(to: try Self.opaque(new))
+            #expect(changes.formatJSON() == reference.formatJSON(), "pair \(pair)")
+            if !changes.movedItems.isEmpty || !changes.insertedItems.isEmpty { trimmed += 1 }
+        }
+        #expect(trimmed > 500, "too few pairs with item changes")
+    }
+
     @Test("a snapshot diffed against itself or a copy of it has no changes")
     func sameSnapshot() throws {
         var rng = SeededGenerator(seed: 7)
