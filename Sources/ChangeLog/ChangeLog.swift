@@ -148,7 +148,7 @@ public final class ChangeLog: Sendable {
             guard creates else {
                 throw ChangeLogError(
                     code: .logNotFound,
-                    message: "no log at \(path): check the path, or pass Options(createIfMissing: true) to create one",
+                    message: "no log at \(path): check the path" + Self.creationAdvice(options),
                     path: path)
             }
             do {
@@ -174,8 +174,8 @@ public final class ChangeLog: Sendable {
                 let holds = PathStatus(of: dataFile) == .emptyFile ? "an empty data.mdb" : "no data.mdb"
                 throw ChangeLogError(
                     code: .logNotFound,
-                    message: "no log at \(path): the directory holds \(holds); check the path, or pass "
-                        + "Options(createIfMissing: true) to create one",
+                    message: "no log at \(path): the directory holds \(holds); check the path"
+                        + Self.creationAdvice(options),
                     path: path)
             case .unreachable(let code):
                 throw ChangeLogError(
@@ -190,44 +190,71 @@ public final class ChangeLog: Sendable {
         let configuration = LMDBEnvironment.Configuration(
             mapSize: options.initialMapSize, maxDatabases: 4, maxReaders: UInt32(options.maxReaders),
             flags: options.durability.flags | (options.readOnly ? UInt32(MDB_RDONLY) : 0))
-        let environment: LMDBEnvironment
-        do {
-            environment = try LMDBEnvironment.open(directory: path, configuration: configuration)
-        } catch let error where error.code == ESTALE {
-            throw ChangeLogError(
-                code: .cannotOpen,
-                message: "the log at \(path) was deleted or replaced while this process still has it open: release "
-                    + "every ChangeLog of that path, then open it again",
-                path: path, cause: error)
-        } catch {
-            throw ChangeLogError(
-                code: .cannotOpen,
-                message: "cannot open the log at \(path): check that it is a log directory you may read and write",
-                path: path, cause: error)
-        }
+        let environment = try Self.openEnvironment(path: path, configuration: configuration)
         guard environment.configuration.flags == configuration.flags else {
-            let openFlags = environment.configuration.flags
-            let openReadOnly = openFlags & UInt32(MDB_RDONLY) != 0
-            guard openReadOnly == options.readOnly else {
-                throw ChangeLogError(
-                    code: .incompatibleOptions,
-                    message: "the log at \(path) is already open in this process "
-                        + (openReadOnly ? "for reading only" : "for reading and writing")
-                        + "; open it the same way (Options.readOnly)",
-                    path: path)
-            }
-            let durabilityFlags = openFlags & ~UInt32(MDB_RDONLY)
-            let openMode = [Durability.durable, .noMetaSync, .noSync].first { $0.flags == durabilityFlags }
-            throw ChangeLogError(
-                code: .incompatibleOptions,
-                message: "the log at \(path) is already open in this process with durability "
-                    + "\(openMode?.name ?? "flags \(durabilityFlags)"); open it with the same durability",
-                path: path)
+            throw Self.incompatibility(path: path, openFlags: environment.configuration.flags, options: options)
         }
         store = try LogStore.open(environment: environment, path: path, readOnly: options.readOnly)
         let notifier = CommitNotifier.watching(store, pollInterval: options.subscriptionPollInterval)
         self.notifier = notifier
         writer = LogWriter(store: store, readOnly: options.readOnly, didCommit: { notifier.publish($0) })
+    }
+
+    /// The environment at `path`, shared with the other instances of this process. One opened
+    /// with other flags may be in the middle of its release (the writer's queue holds it a few
+    /// microseconds past the last append's return): it is given up to 100 ms to go before its
+    /// flags are taken as another instance's.
+    private static func openEnvironment(path: String, configuration: LMDBEnvironment.Configuration)
+        throws(ChangeLogError) -> LMDBEnvironment
+    {
+        let deadline = ContinuousClock.now + .milliseconds(100)
+        while true {
+            let environment: LMDBEnvironment
+            do {
+                environment = try LMDBEnvironment.open(directory: path, configuration: configuration)
+            } catch let error where error.code == ESTALE {
+                throw ChangeLogError(
+                    code: .cannotOpen,
+                    message: "the log at \(path) was deleted or replaced while this process still has it open: release "
+                        + "every ChangeLog of that path, then open it again",
+                    path: path, cause: error)
+            } catch {
+                throw ChangeLogError(
+                    code: .cannotOpen,
+                    message: "cannot open the log at \(path): check that it is a log directory you may read and write",
+                    path: path, cause: error)
+            }
+            if environment.configuration.flags == configuration.flags || ContinuousClock.now >= deadline {
+                return environment
+            }
+            usleep(1_000)
+        }
+    }
+
+    /// The error for a log open in this process with `openFlags`, which `options` contradict.
+    private static func incompatibility(path: String, openFlags: UInt32, options: Options) -> ChangeLogError {
+        let openReadOnly = openFlags & UInt32(MDB_RDONLY) != 0
+        guard openReadOnly == options.readOnly else {
+            return ChangeLogError(
+                code: .incompatibleOptions,
+                message: "the log at \(path) is already open in this process "
+                    + (openReadOnly ? "for reading only" : "for reading and writing")
+                    + "; open it the same way (Options.readOnly)",
+                path: path)
+        }
+        let durabilityFlags = openFlags & ~UInt32(MDB_RDONLY)
+        let openMode = [Durability.durable, .noMetaSync, .noSync].first { $0.flags == durabilityFlags }
+        return ChangeLogError(
+            code: .incompatibleOptions,
+            message: "the log at \(path) is already open in this process with durability "
+                + "\(openMode?.name ?? "flags \(durabilityFlags)"); open it with the same durability",
+            path: path)
+    }
+
+    /// How to get a log where none is, for the messages of ``ChangeLogError/Code/logNotFound``:
+    /// nothing to add for a log opened read-only, which is never created.
+    private static func creationAdvice(_ options: Options) -> String {
+        options.readOnly ? "" : ", or pass Options(createIfMissing: true) to create one"
     }
 
     /// The error for a log directory that could not be created: the system's reason, with advice
@@ -253,10 +280,12 @@ public final class ChangeLog: Sendable {
     }
 
     /// Flushes every committed revision to disk. Needed only in the relaxed durability modes,
-    /// where it makes everything appended so far survive a system crash.
+    /// where it makes everything appended so far survive a system crash. A log opened
+    /// ``Options/readOnly`` has nothing of its own to flush: this returns at once.
     ///
     /// - Throws: ``ChangeLogError`` with ``ChangeLogError/Code/storage`` when the flush fails.
     public func flush() throws(ChangeLogError) {
+        guard !options.readOnly else { return }
         do {
             try store.environment.sync()
         } catch {

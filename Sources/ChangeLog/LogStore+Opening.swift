@@ -9,6 +9,15 @@ extension LogStore {
     /// and is left as it is.
     @available(*, noasync, message: "opening may take LMDB's writer lock; call it from a synchronous context")
     static func open(environment: LMDBEnvironment, path: String, readOnly: Bool) throws(ChangeLogError) -> LogStore {
+        try environment.openingDatabases { () throws(ChangeLogError) in
+            try openDatabases(environment: environment, path: path, readOnly: readOnly)
+        }
+    }
+
+    /// ``open(environment:path:readOnly:)``, under the environment's lock for opening databases.
+    private static func openDatabases(environment: LMDBEnvironment, path: String, readOnly: Bool)
+        throws(ChangeLogError) -> LogStore
+    {
         let contents: Contents
         do {
             contents = try inspect(environment: environment, path: path)

@@ -1,5 +1,7 @@
 import CLMDB
+import Dispatch
 import Foundation
+import Synchronization
 import Testing
 
 @testable import ChangeLog
@@ -23,6 +25,7 @@ struct ReadOnlyTests {
                 #expect(try log.latestRevision == 3)
                 #expect(try log.snapshot(at: 2) == makeSnapshot(sections: 2, itemsPerSection: 3, version: 1))
                 #expect(try await log.verify().isValid)
+                #expect(throws: Never.self) { try log.flush() }
                 let append = await #expect(throws: ChangeLogError.self) {
                     _ = try await log.append(try makeSnapshot(sections: 1, itemsPerSection: 1))
                 }
@@ -49,6 +52,7 @@ struct ReadOnlyTests {
                 _ = try ChangeLog(path: missing, options: .init(createIfMissing: true, readOnly: true))
             }
             #expect(notFound?.code == .logNotFound)
+            #expect(notFound?.message.contains("createIfMissing") == false, "never created read-only")
             #expect(!FileManager.default.fileExists(atPath: missing))
             #expect(FileManager.default.createFile(atPath: path + "/data.mdb", contents: Data()))
             let empty = #expect(throws: ChangeLogError.self) {
@@ -77,6 +81,35 @@ struct ReadOnlyTests {
                 #expect(error?.message.contains("is not a replay log") == true, "\(String(describing: error))")
                 #expect(try Data(contentsOf: URL(fileURLWithPath: directory + "/data.mdb")) == before)
             }
+        }
+    }
+
+    /// LMDB forbids opening named databases from concurrent transactions of one process: two
+    /// instances of one log opened at once on two threads re-registered the databases, and a
+    /// write transaction begun in between then failed to commit with `MDB_BAD_DBI`. Opening
+    /// therefore holds the environment's lock for opening databases; here the test holds it,
+    /// and an open on another thread must wait for it.
+    @Test("opening a log's databases waits while another open of the same environment holds the lock")
+    func opensAreSerialized() throws {
+        try withTemporaryDirectory { path throws in
+            _ = try ChangeLog(path: path)
+            let environment = try LMDBEnvironment.open(directory: path)
+            let opened = DispatchSemaphore(value: 0)
+            let result = Mutex<Result<Void, ChangeLogError>?>(nil)
+            let waited = environment.openingDatabases {
+                Thread.detachNewThread {
+                    let outcome = Result { () throws(ChangeLogError) in
+                        _ = try LogStore.open(environment: environment, path: path, readOnly: false)
+                    }
+                    result.withLock { $0 = outcome }
+                    opened.signal()
+                }
+                // Not a time limit: only an open that ignored the lock could end meanwhile.
+                return opened.wait(timeout: .now() + .milliseconds(200)) == .timedOut
+            }
+            #expect(waited, "the open did not wait for the lock")
+            if waited { opened.wait() }
+            #expect(throws: Never.self) { try result.withLock { $0 }?.get() }
         }
     }
 

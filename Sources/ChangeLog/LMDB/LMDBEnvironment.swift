@@ -79,6 +79,10 @@ package final class LMDBEnvironment: Sendable {
     /// The size of the data file when keeping space ahead of it last failed (a full disk, a
     /// file-size limit), or -1: not retried until the file's size changes.
     private let reserveFailedAtSize = Atomic<Int>(-1)
+    /// Held while named databases are opened (`mdb_dbi_open`), which LMDB forbids from
+    /// concurrent transactions of one process: two instances of one log opening at once on two
+    /// threads made a later commit fail with `MDB_BAD_DBI`.
+    private let databaseOpening = Mutex(())
 
     private init(
         path: String, configuration: Configuration, handle: OpaquePointer, staleReadersCleared: Int,
@@ -333,6 +337,11 @@ package final class LMDBEnvironment: Sendable {
         if case .failed(let size) = outcome {
             reserveFailedAtSize.store(size, ordering: .relaxed)
         }
+    }
+
+    /// Runs `body`, which opens named databases, while no other thread of this process does.
+    package func openingDatabases<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+        try databaseOpening.withLock { _ throws(E) in try body() }
     }
 
     /// Frees the reader slots of processes that died during a read (`mdb_reader_check`);
