@@ -4,21 +4,26 @@
 package func quoted(_ value: String) -> String {
     var result = "\""
     for scalar in value.unicodeScalars {
-        switch scalar {
-        case "\"": result += "\\\""
-        case "\\": result += "\\\\"
-        case "\n": result += "\\n"
-        case "\t": result += "\\t"
-        case "\r": result += "\\r"
-        default:
-            if scalar.properties.generalCategory == .control {
-                result += "\\u{\(String(scalar.value, radix: 16))}"
-            } else {
-                result.unicodeScalars.append(scalar)
-            }
-        }
+        appendEscaped(scalar, to: &result)
     }
     return result + "\""
+}
+
+/// Appends `scalar` to `result` as ``quoted(_:)`` writes it between its quotes.
+package func appendEscaped(_ scalar: Unicode.Scalar, to result: inout String) {
+    switch scalar {
+    case "\"": result += "\\\""
+    case "\\": result += "\\\\"
+    case "\n": result += "\\n"
+    case "\t": result += "\\t"
+    case "\r": result += "\\r"
+    default:
+        if scalar.properties.generalCategory == .control {
+            result += "\\u{\(String(scalar.value, radix: 16))}"
+        } else {
+            result.unicodeScalars.append(scalar)
+        }
+    }
 }
 
 /// `text` as it is when it is printable on one line, else ``quoted(_:)``: what the package's

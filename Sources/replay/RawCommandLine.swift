@@ -1,3 +1,5 @@
+import ListAdapter
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -16,7 +18,8 @@ enum RawCommandLine {
         /// Where the value came from: `argument 3`, or `$REPLAY_LOG`.
         var source: String
         /// The value quoted, with every byte that is not valid UTF-8 as `\xFF` (and `\`, `"` and
-        /// control characters escaped too, so that the text is unambiguous on one line).
+        /// control characters escaped as ``ListAdapter/quoted(_:)`` escapes them, so that the
+        /// text is unambiguous on one line).
         var shown: String
 
         /// `argument 3 is not valid UTF-8: "bad\xFFname"`.
@@ -57,17 +60,7 @@ enum RawCommandLine {
             switch parser.parseScalar(from: &iterator) {
             case .valid(let encoded):
                 offset += encoded.count
-                let scalar = Unicode.UTF8.decode(encoded)
-                switch scalar {
-                case "\"": shown += "\\\""
-                case "\\": shown += "\\\\"
-                default:
-                    if scalar.properties.generalCategory == .control {
-                        shown += "\\u{\(String(scalar.value, radix: 16))}"
-                    } else {
-                        shown.unicodeScalars.append(scalar)
-                    }
-                }
+                appendEscaped(Unicode.UTF8.decode(encoded), to: &shown)
             case .error(let length):
                 valid = false
                 for byte in bytes[offset..<offset + length] {
