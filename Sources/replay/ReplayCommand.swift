@@ -33,29 +33,13 @@ struct ReplayCommand: AsyncParsableCommand {
 
     func run() async throws {
         let report = try await failingWithBadInput {
-            let log = try logOptions.openExisting()
-            let range = try rangeOptions.range(in: log)
-            var progress = Progress("replaying revisions", total: range.map { Int($0.count) })
-            var done = 0
-            let onProgress: (UInt64) -> Void = { _ in
-                done += 1
-                progress.update(done)
-            }
-            defer { progress.finish() }
-            switch into {
-            case .strict:
-                var view = UIKitReplayView()
-                return try await log.replay(range, into: &view, progress: onProgress)
-            case .text:
-                let renderer = TextListRenderer { StandardOutput.writeLine($0) }
-                var target = renderer
-                return try await log.replay(
-                    range, into: &target, willApply: { renderer.revision = $0 }, progress: onProgress)
-            case .jsonl:
-                let renderer = JSONLinesRenderer { StandardOutput.writeLine($0) }
-                var target = renderer
-                return try await log.replay(
-                    range, into: &target, willApply: { renderer.revision = $0 }, progress: onProgress)
+            do {
+                return try await replay()
+            } catch let error as ChangeLogError where error.code == .checksumMismatch || error.code == .malformedRecord
+            {
+                // A revision whose record is damaged fails the replay, as it fails `verify`.
+                printError("replay stopped: \(error.message)")
+                throw ExitCode(ExitStatus.failedCheck)
             }
         }
         if let refusal = report.refusal {
@@ -70,6 +54,34 @@ struct ReplayCommand: AsyncParsableCommand {
             } else {
                 print("the log is empty: nothing to replay")
             }
+        }
+    }
+
+    /// Replays the range into the chosen renderer, with progress on standard error.
+    private func replay() async throws -> ReplayReport {
+        let log = try logOptions.openExisting()
+        let range = try rangeOptions.range(in: log)
+        var progress = Progress("replaying revisions", total: range.map { Int($0.count) })
+        var done = 0
+        let onProgress: (UInt64) -> Void = { _ in
+            done += 1
+            progress.update(done)
+        }
+        defer { progress.finish() }
+        switch into {
+        case .strict:
+            var view = UIKitReplayView()
+            return try await log.replay(range, into: &view, progress: onProgress)
+        case .text:
+            let renderer = TextListRenderer { StandardOutput.writeLine($0) }
+            var target = renderer
+            return try await log.replay(
+                range, into: &target, willApply: { renderer.revision = $0 }, progress: onProgress)
+        case .jsonl:
+            let renderer = JSONLinesRenderer { StandardOutput.writeLine($0) }
+            var target = renderer
+            return try await log.replay(
+                range, into: &target, willApply: { renderer.revision = $0 }, progress: onProgress)
         }
     }
 }

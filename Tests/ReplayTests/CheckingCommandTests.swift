@@ -28,6 +28,18 @@ struct CheckingCommandTests {
         #expect(try ToolRunner.run(["verify", "--log", log, "--to", "3"]).status == 0)
     }
 
+    @Test(
+        "replay stops at the revision whose stored record was changed, with exit status 1 as verify",
+        arguments: ["strict", "text", "jsonl"])
+    func replayTampered(renderer: String) throws {
+        let (directory, log) = try Tampering.damagedLog(revisions: 6, damaged: 4)
+        defer { directory.remove() }
+        let result = try ToolRunner.run(["replay", "--log", log, "--into", renderer])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.hasPrefix("replay: replay stopped: the record of revision 4"), "\(result.stderr)")
+        #expect(try ToolRunner.run(["replay", "--log", log, "--into", renderer, "--to", "3"]).status == 0)
+    }
+
     @Test("export of a damaged log writes every revision before the damage, then names it")
     func exportStopsAtDamage() throws {
         let (directory, log) = try Tampering.damagedLog(revisions: 6, damaged: 4)
