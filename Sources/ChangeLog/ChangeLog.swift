@@ -218,6 +218,12 @@ public final class ChangeLog: Sendable {
                     message: "the log at \(path) was deleted or replaced while this process still has it open: release "
                         + "every ChangeLog of that path, then open it again",
                     path: path, cause: error)
+            } catch let error where error.code == ENOMEM {
+                throw ChangeLogError(
+                    code: .invalidArgument,
+                    message: "cannot map the log at \(path) with \(configuration.mapSize) bytes: more than this "
+                        + "process can map; pass a smaller Options.initialMapSize (the map grows by itself)",
+                    path: path, cause: error)
             } catch {
                 throw ChangeLogError(
                     code: .cannotOpen,

@@ -124,7 +124,9 @@ struct LogStore: Sendable {
         _ revisions: ClosedRange<UInt64>, loader: inout SnapshotLoader, in transaction: borrowing LMDBTransaction
     ) -> (records: [RevisionRecord], failure: (any Error)?) {
         var records: [RevisionRecord] = []
-        records.reserveCapacity(Int(revisions.upperBound - revisions.lowerBound) + 1)
+        // The range may reach far past the latest revision (`records(in: 1...UInt64.max)`): the
+        // reads stop there, so reserve for a batch of ordinary size at most.
+        records.reserveCapacity(Int(Swift.min(revisions.upperBound - revisions.lowerBound, 1_023)) + 1)
         for revision in revisions {
             do {
                 records.append(try record(at: revision, loader: &loader, in: transaction))
@@ -185,10 +187,13 @@ struct LogStore: Sendable {
     ) throws -> (revisions: [AppendedRevision], latest: LatestRevision?) {
         let baseRevision = base?.revision ?? 0
         if let expectedLatest, expectedLatest != baseRevision {
+            let why =
+                expectedLatest < baseRevision
+                ? "another writer appended first" : "revision \(expectedLatest) does not exist yet"
             throw ChangeLogError(
                 code: .conflict,
-                message: "expected revision \(expectedLatest) to be the latest, but it is \(baseRevision): another "
-                    + "writer appended first; read the latest revision and retry",
+                message: "expected revision \(expectedLatest) to be the latest, but it is \(baseRevision): \(why); "
+                    + "read the latest revision and retry",
                 revision: baseRevision, path: path)
         }
         guard !entries.isEmpty else { return ([], base) }

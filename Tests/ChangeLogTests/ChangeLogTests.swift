@@ -194,6 +194,18 @@ struct ChangeLogTests {
             }
             #expect(error?.code == .revisionNotFound)
             #expect(error?.revision == 11)
+            // A range and a batch that reach to the end of UInt64 read what there is, then stop
+            // at the first revision that is not there (this used to reserve room for 2^64 records).
+            for batchSize in [.max, 64] {
+                var reached: [UInt64] = []
+                let farError = await #expect(throws: ChangeLogError.self) {
+                    for try await record in log.records(in: 8...UInt64.max, batchSize: batchSize) {
+                        reached.append(record.revision)
+                    }
+                }
+                #expect(reached == [8, 9, 10], "batch size \(batchSize)")
+                #expect(farError?.revision == 11)
+            }
             #expect(try synchronousRevisions(log.records(from: 11)) == [])
             var all: [UInt64] = []
             for try await record in log.records(from: 1, batchSize: 3) {
@@ -278,6 +290,10 @@ struct ChangeLogTests {
             }
             #expect(error?.code == .conflict)
             #expect(error?.revision == 1)
+            #expect(error?.message.contains("another writer appended first") == true)
+            let ahead = await #expect(throws: ChangeLogError.self) { _ = try await log.append(b, expectedLatest: 5) }
+            #expect(ahead?.code == .conflict)
+            #expect(ahead?.message.contains("revision 5 does not exist yet") == true, "\(String(describing: ahead))")
             #expect(try log.latestRevision == 1)
             #expect(try await log.append(b, expectedLatest: 1).revision == 2)
 

@@ -118,6 +118,14 @@ struct ReadOnlyTests {
         let empty = #expect(throws: ChangeLogError.self) { _ = try ChangeLog(path: "") }
         #expect(empty?.code == .invalidArgument)
         try withTemporaryDirectory { path throws in
+            // More than any process can map: the option is named, not the directory.
+            let huge = #expect(throws: ChangeLogError.self) {
+                _ = try ChangeLog(path: path, options: .init(initialMapSize: 1 << 62))
+            }
+            #expect(huge?.code == .invalidArgument)
+            #expect(huge?.message.contains("Options.initialMapSize") == true, "\(String(describing: huge))")
+        }
+        try withTemporaryDirectory { path throws in
             let link = path + "/link"
             try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: path + "/missing/target")
             for readOnly in [false, true] {
