@@ -24,7 +24,10 @@ extension ChangeLog {
     ///
     /// - Parameters:
     ///   - range: the revisions to replay; `nil` for every revision the log holds.
-    ///   - renderer: the renderer to feed, such as `StrictListView<String, String>`.
+    ///   - renderer: the renderer to feed, such as `UIKitStrictRenderer<String, String>` (UIKit's
+    ///     rules, with the updates of moved items delivered after each batch, as UIKit code must).
+    ///     A bare `StrictListView` in its `uiKit` mode refuses a revision that moves and updates
+    ///     one item, which the diff reports in one batch.
     ///   - willApply: called before each reload or batch with the revision it belongs to.
     ///   - progress: called with each revision after the renderer accepted it.
     /// - Returns: the report: the batches applied, or the refusal.

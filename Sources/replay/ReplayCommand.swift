@@ -70,7 +70,7 @@ struct ReplayCommand: AsyncParsableCommand {
         defer { progress.finish() }
         switch into {
         case .strict:
-            var view = UIKitReplayView()
+            var view = UIKitStrictRenderer<String, String>()
             return try await log.replay(range, into: &view, progress: onProgress)
         case .text:
             let renderer = TextListRenderer { StandardOutput.writeLine($0) }
@@ -83,22 +83,5 @@ struct ReplayCommand: AsyncParsableCommand {
             return try await log.replay(
                 range, into: &target, willApply: { renderer.revision = $0 }, progress: onProgress)
         }
-    }
-}
-
-/// The strict renderer as UIKit code would drive it: each batch without the updates of moved
-/// items, then those as reconfigures, all checked by ``StrictListView`` in UIKit mode.
-struct UIKitReplayView: ListRenderer {
-    typealias ItemID = String
-    typealias Summary = String
-
-    var view = StrictListView<String, String>(strictness: .uiKit)
-
-    mutating func reloadData(_ snapshot: LogSnapshot) {
-        view.reloadData(snapshot)
-    }
-
-    mutating func performBatchUpdates(_ changes: LogChanges, resultingIn snapshot: LogSnapshot) throws {
-        try view.performBatchUpdatesDeferringReconfigures(changes, resultingIn: snapshot)
     }
 }

@@ -118,6 +118,32 @@ struct ChangeLogReplayTests {
         }
     }
 
+    /// The diff reports an item that moves and changes in one revision as a move and an update;
+    /// UIKit refuses that in one batch, and code that drives it delivers the update afterwards.
+    @Test("a revision that moves and updates one item replays into UIKitStrictRenderer, not into a bare view")
+    func moveAndUpdate() async throws {
+        try await withTemporaryDirectory { path in
+            let log = try ChangeLog(path: path)
+            _ = try await log.append(
+                try LogSnapshot(sections: [
+                    .init(title: "A", items: [.init(id: "a", summary: "x"), .init(id: "b"), .init(id: "c")])
+                ]))
+            let appended = try await log.append(
+                try LogSnapshot(sections: [
+                    .init(title: "A", items: [.init(id: "b"), .init(id: "c"), .init(id: "a", summary: "y")])
+                ]))
+            #expect(!appended.changes.movedItems.isEmpty && !appended.changes.updatedItems.isEmpty)
+            var renderer = UIKitStrictRenderer<String, String>()
+            let report = try await log.replay(into: &renderer)
+            #expect(report.refusal == nil)
+            #expect(report.batchesApplied == 2)
+            #expect(renderer.view.snapshot == (try log.snapshot(at: 2)))
+            var bare = StrictListView<String, String>()
+            let refused = try await log.replay(into: &bare)
+            #expect(refused.refusal?.revision == 2)
+        }
+    }
+
     @Test("a batch the validator refuses stops the replay, naming its revision and the validator's message")
     func refusedBatch() async throws {
         try await withTemporaryDirectory { path in

@@ -47,7 +47,7 @@ struct DemoRun {
         if let failure = verification.failure {
             throw DemoFailure("the recorded log does not verify: \(failure)")
         }
-        var view = UIKitReplayView()
+        var view = UIKitStrictRenderer<String, String>()
         let replay = try await log.replay(nil, into: &view)
         if let refusal = replay.refusal {
             throw DemoFailure("the strict renderer refused a batch: \(refusal)")
