@@ -81,7 +81,8 @@ package enum Timestamp {
         Date(timeIntervalSince1970: Double(milliseconds) / 1000)
     }
 
-    /// `YYYY-MM-DDTHH:MM:SS.sssZ` in UTC.
+    /// `YYYY-MM-DDTHH:MM:SS.sssZ` in UTC. A year before 0 or after 9999 takes ISO 8601's
+    /// expanded form: a sign, then at least four digits (`-0001-12-31T…`, `+10000-01-01T…`).
     package static func iso8601(milliseconds: Int64) -> String {
         let (days, millisecondOfDay) = floorDivide(milliseconds, 86_400_000)
         let (year, month, day) = civil(fromDays: days)
@@ -89,13 +90,31 @@ package enum Timestamp {
         let minute = millisecondOfDay / 60_000 % 60
         let second = millisecondOfDay / 1000 % 60
         let millisecond = millisecondOfDay % 1000
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2))."
+        let yearText = (0...9999).contains(year) ? pad(year, 4) : (year < 0 ? "-" : "+") + pad(year.magnitude, 4)
+        return "\(yearText)-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2))."
             + "\(pad(millisecond, 3))Z"
     }
 
-    /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction]Z`; fractions beyond milliseconds are cut off.
+    /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction]Z`, or with an expanded year (a sign, then four
+    /// digits or more); fractions beyond milliseconds are cut off.
     static func milliseconds(parsing text: String) -> Int64? {
-        let bytes = Array(text.utf8)
+        var bytes = Array(text.utf8)
+        // An expanded year becomes a four-digit placeholder, parsed on its own.
+        var expandedYear: Int64?
+        if let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
+            let digits = bytes.dropFirst().prefix { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+            guard (4...18).contains(digits.count) else { return nil }
+            let magnitude = digits.reduce(Int64(0)) { $0 * 10 + Int64($1 - UInt8(ascii: "0")) }
+            expandedYear = sign == UInt8(ascii: "-") ? -magnitude : magnitude
+            bytes = Array("0000".utf8) + bytes.dropFirst(1 + digits.count)
+        }
+        guard let parsed = milliseconds(parsing: bytes, year: expandedYear) else { return nil }
+        return parsed
+    }
+
+    /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction]Z` from `bytes`, with `year` in place of the four
+    /// digits of the year when given; `nil` when out of Int64's range.
+    private static func milliseconds(parsing bytes: [UInt8], year expandedYear: Int64?) -> Int64? {
         func number(_ range: Range<Int>) -> Int64? {
             guard range.upperBound <= bytes.count else { return nil }
             var value: Int64 = 0
@@ -109,7 +128,7 @@ package enum Timestamp {
             offset < bytes.count && bytes[offset] == UInt8(ascii: character)
         }
         guard bytes.count >= 20, byte(4, is: "-"), byte(7, is: "-"), byte(10, is: "T"), byte(13, is: ":"),
-            byte(16, is: ":"), let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+            byte(16, is: ":"), let fourDigits = number(0..<4), let month = number(5..<7), let day = number(8..<10),
             let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
             (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
         else { return nil }
@@ -127,11 +146,15 @@ package enum Timestamp {
             for _ in digits..<max(digits, 3) { millisecond *= 10 }
         }
         guard offset == bytes.count - 1, byte(offset, is: "Z") else { return nil }
-        let days = days(fromCivil: year, month, day)
-        return ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + millisecond
+        let year = expandedYear ?? fourDigits
+        // Years beyond what 64-bit milliseconds hold (about 292 million) are refused.
+        guard year.magnitude < 300_000_000 else { return nil }
+        let days = Int128(days(fromCivil: year, month, day))
+        let total = ((days * 24 + Int128(hour)) * 60 + Int128(minute)) * 60_000 + Int128(second * 1000 + millisecond)
+        return Int64(exactly: total)
     }
 
-    private static func pad(_ value: Int64, _ width: Int) -> String {
+    private static func pad(_ value: some BinaryInteger, _ width: Int) -> String {
         let digits = String(value)
         return String(repeating: "0", count: max(0, width - digits.count)) + digits
     }

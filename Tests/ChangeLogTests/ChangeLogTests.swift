@@ -274,6 +274,24 @@ struct ChangeLogTests {
         for bad in ["", "2026-11-20", "2026-11-20T10:00:00.000", "2026-13-20T10:00:00Z", "2026-11-20T10:00:00.Z"] {
             #expect(Timestamp.milliseconds(parsing: bad) == nil)
         }
+        // Years outside 0...9999 take ISO 8601's expanded form, and every 64-bit time round-trips.
+        #expect(Timestamp.iso8601(milliseconds: -62_167_219_200_001) == "-0001-12-31T23:59:59.999Z")
+        #expect(Timestamp.iso8601(milliseconds: 253_402_300_800_000) == "+10000-01-01T00:00:00.000Z")
+        for milliseconds: Int64 in [
+            .min, .min + 1, -62_167_219_200_001, -62_167_219_200_000, 253_402_300_799_999, 253_402_300_800_000,
+            .max - 1, .max,
+        ] {
+            let text = Timestamp.iso8601(milliseconds: milliseconds)
+            #expect(Timestamp.milliseconds(parsing: text) == milliseconds, "\(text)")
+        }
+        for bad in ["+999-01-01T00:00:00Z", "-99999999999999999999-01-01T00:00:00Z", "+-2026-01-01T00:00:00Z"] {
+            #expect(Timestamp.milliseconds(parsing: bad) == nil, "\(bad)")
+        }
+        let ancient = RevisionRecord(
+            revision: 1, millisecondsSince1970: -62_167_219_200_001, meta: [:], snapshot: LogSnapshot(),
+            changes: LogChanges())
+        let decoded = try? JSONDecoder().decode(RevisionRecord.self, from: Data(ancient.jsonLine().utf8))
+        #expect(decoded == ancient)
         let date = ISO8601DateFormatter().date(from: "2026-11-20T10:00:00Z")!
         #expect(Int64(date.timeIntervalSince1970 * 1000) == 1_795_168_800_000)
     }
