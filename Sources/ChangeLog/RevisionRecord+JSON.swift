@@ -68,8 +68,8 @@ extension RevisionRecord: Codable {
     }
 }
 
-/// Exact conversions between milliseconds since 1970 and `YYYY-MM-DDTHH:MM:SS.sssZ`, on integers
-/// so that no rounding creeps in.
+/// Exact conversions between milliseconds since 1970 and `YYYY-MM-DDTHH:MM:SS.sssZ` (years
+/// outside 0...9999 expanded: `-0001-…`, `+10000-…`), on integers so that no rounding creeps in.
 package enum Timestamp {
     /// The current time in whole milliseconds since 1970 (rounded down).
     static func now() -> Int64 {
