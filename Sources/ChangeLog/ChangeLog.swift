@@ -168,10 +168,10 @@ public final class ChangeLog: Sendable {
         case .directory:
             guard !creates else { break }
             // An existing directory that holds no log: opening must not turn it into one.
-            let dataFile = URL(fileURLWithPath: path).appendingPathComponent("data.mdb").path
-            switch PathStatus(of: dataFile) {
+            let dataFile = PathStatus(of: URL(fileURLWithPath: path).appendingPathComponent("data.mdb").path)
+            switch dataFile {
             case .missing, .emptyFile:
-                let holds = PathStatus(of: dataFile) == .emptyFile ? "an empty data.mdb" : "no data.mdb"
+                let holds = dataFile == .emptyFile ? "an empty data.mdb" : "no data.mdb"
                 throw ChangeLogError(
                     code: .logNotFound,
                     message: "no log at \(path): the directory holds \(holds); check the path"

@@ -108,8 +108,7 @@ package enum Timestamp {
             expandedYear = sign == UInt8(ascii: "-") ? -magnitude : magnitude
             bytes = Array("0000".utf8) + bytes.dropFirst(1 + digits.count)
         }
-        guard let parsed = milliseconds(parsing: bytes, year: expandedYear) else { return nil }
-        return parsed
+        return milliseconds(parsing: bytes, year: expandedYear)
     }
 
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction]Z` from `bytes`, with `year` in place of the four

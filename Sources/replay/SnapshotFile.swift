@@ -7,17 +7,8 @@ enum SnapshotFile {
     /// Reads and decodes the snapshot in the file at `path` (`-` for standard input).
     static func read(_ path: String) throws -> ListSnapshot<String, String> {
         let data = try readInput(path)
-        if let notUTF8 = JSONTextEncoding.notUTF8(data) { throw InputError("\(path): \(notUTF8)") }
         do {
-            let snapshot = try JSONDecoder().decode(ListSnapshot<String, String>.self, from: data)
-            if let duplicate = JSONDuplicateKeys.first(in: data) {
-                throw InputError("\(path): \(duplicate)")
-            }
-            return snapshot
-        } catch let error as InputError {
-            throw error
-        } catch let error as DecodingError {
-            throw InputError("\(path): \(JSONInputProblem.describe(error, in: data))")
+            return try CheckedJSON.decode(ListSnapshot<String, String>.self, from: data)
         } catch {
             throw InputError("\(path): \(error)")
         }

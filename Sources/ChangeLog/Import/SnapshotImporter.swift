@@ -69,22 +69,10 @@ public struct SnapshotImporter: Sendable {
     public static func decode(line: some Collection<UInt8>, lineNumber: Int) throws(SnapshotImportError)
         -> AnnotatedSnapshot<String, String>
     {
-        if let notUTF8 = JSONTextEncoding.notUTF8(line) {
-            throw SnapshotImportError(line: lineNumber, problem: notUTF8.description)
-        }
-        let data = Data(line)
         do {
-            let line = try JSONDecoder().decode(ImportLine.self, from: data).annotated
-            if let duplicate = JSONDuplicateKeys.first(in: data) {
-                throw SnapshotImportError(line: lineNumber, problem: duplicate.description)
-            }
-            return line
-        } catch let error as SnapshotImportError {
-            throw error
-        } catch let error as DecodingError {
-            throw SnapshotImportError(line: lineNumber, problem: JSONInputProblem.describe(error, in: data))
+            return try CheckedJSON.decode(ImportLine.self, from: Data(line)).annotated
         } catch {
-            throw SnapshotImportError(line: lineNumber, problem: String(describing: error))
+            throw SnapshotImportError(line: lineNumber, problem: error.description)
         }
     }
 

@@ -1,0 +1,32 @@
+import Foundation
+
+/// Decodes JSON text a user hands in, with the checks `JSONDecoder` leaves out: the text must be
+/// UTF-8 (``JSONTextEncoding``), and no object may name a key twice (``JSONDuplicateKeys``).
+/// What `replay import` (through ``SnapshotImporter``) and `replay diff` read goes through here.
+package enum CheckedJSON {
+    /// What is wrong with the text, in one line (``JSONInputProblem`` for decoding errors).
+    package struct Problem: Error, CustomStringConvertible {
+        /// The problem.
+        package let description: String
+    }
+
+    /// Decodes a `T` from `json`, refusing text that is not UTF-8 before decoding it and
+    /// repeated keys after.
+    package static func decode<T: Decodable>(_ type: T.Type, from json: Data) throws(Problem) -> T {
+        if let notUTF8 = JSONTextEncoding.notUTF8(json) {
+            throw Problem(description: notUTF8.description)
+        }
+        let value: T
+        do {
+            value = try JSONDecoder().decode(type, from: json)
+        } catch let error as DecodingError {
+            throw Problem(description: JSONInputProblem.describe(error, in: json))
+        } catch {
+            throw Problem(description: String(describing: error))
+        }
+        if let duplicate = JSONDuplicateKeys.first(in: json) {
+            throw Problem(description: duplicate.description)
+        }
+        return value
+    }
+}
