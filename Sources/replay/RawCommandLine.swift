@@ -49,10 +49,11 @@ enum RawCommandLine {
     ///
     /// - Complexity: O(*n*) for *n* bytes.
     static func shownIfNotUTF8(_ text: UnsafePointer<CChar>) -> String? {
+        // The usual case, valid text, costs one validation and builds nothing.
+        guard String(validatingCString: text) == nil else { return nil }
         let bytes = UnsafeBufferPointer(
             start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: strlen(text))
         var shown = "\""
-        var valid = true
         var parser = Unicode.UTF8.ForwardParser()
         var iterator = bytes.makeIterator()
         var offset = 0
@@ -62,7 +63,6 @@ enum RawCommandLine {
                 offset += encoded.count
                 appendEscaped(Unicode.UTF8.decode(encoded), to: &shown)
             case .error(let length):
-                valid = false
                 for byte in bytes[offset..<offset + length] {
                     shown += "\\x" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16, uppercase: true)
                 }
@@ -71,6 +71,6 @@ enum RawCommandLine {
                 break parsing
             }
         }
-        return valid ? nil : shown + "\""
+        return shown + "\""
     }
 }
