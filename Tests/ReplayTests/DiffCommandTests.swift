@@ -89,10 +89,7 @@ struct DiffCommandTests {
     /// this snapshot; FORMAT.md's JSON is UTF-8, so the file is refused before it is decoded.
     @Test(
         "a snapshot file in UTF-16 or UTF-32 is refused, named, even from standard input",
-        arguments: [
-            (String.Encoding.utf16LittleEndian, "UTF-16"), (.utf16BigEndian, "UTF-16"), (.utf32LittleEndian, "UTF-32"),
-            (.utf32BigEndian, "UTF-32"),
-        ])
+        arguments: Fixtures.foreignEncodings)
     func notUTF8(encoding: String.Encoding, name: String) throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -82,10 +82,7 @@ struct ImportCommandTests {
     /// of the first line; FORMAT.md's JSON Lines are UTF-8, so the input is refused.
     @Test(
         "an import file in UTF-16 or UTF-32 is refused at its first line, and nothing is appended",
-        arguments: [
-            (String.Encoding.utf16LittleEndian, "UTF-16"), (.utf16BigEndian, "UTF-16"), (.utf32LittleEndian, "UTF-32"),
-            (.utf32BigEndian, "UTF-32"),
-        ])
+        arguments: Fixtures.foreignEncodings)
     func notUTF8(encoding: String.Encoding, name: String) throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
