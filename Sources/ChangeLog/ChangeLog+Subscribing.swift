@@ -20,8 +20,9 @@ extension ChangeLog {
     ///   ``ChangeLogError``.
     /// - Complexity: O(1); iterating costs what reading the records costs
     ///   (``records(from:batchSize:)``), and waiting costs nothing but the log's watcher, shared
-    ///   by all subscriptions of this instance: an inotify descriptor and a short read
-    ///   transaction per file event and per ``Options/subscriptionPollInterval``.
+    ///   by all subscriptions of this instance: a watch on the process's one inotify
+    ///   descriptor, and a short read transaction per file event and per
+    ///   ``Options/subscriptionPollInterval``.
     public func subscribe(from revision: UInt64, batchSize: Int = 64) -> LogSubscription {
         LogSubscription(log: self, startRevision: revision, batchSize: batchSize)
     }

@@ -1,21 +1,14 @@
 import Dispatch
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Notices commits made outside this log instance (by another process, or another
 /// ``ChangeLog`` of the same path in this process), which LMDB does not announce.
 ///
 /// Two triggers run on one serial queue and call the same `check` (a short read transaction
 /// that publishes the latest revision):
 ///
-/// - On Linux, an inotify watch on the log's `data.mdb` (`IN_MODIFY`). LMDB writes pages and
+/// - On Linux, an inotify watch on the log's `data.mdb` (`IN_MODIFY`), on the process's one
+///   inotify instance (``FileEventHub``). LMDB writes pages and
 ///   then the meta page that commits a transaction with `pwrite`, each raising `IN_MODIFY`; but
 ///   readers take the latest transaction from the lock file's shared memory, which the writer
 ///   updates just after the meta page's `pwrite` returns. A check run at once can therefore
@@ -29,11 +22,11 @@ import Synchronization
 ///   the only trigger where inotify does not exist.
 ///
 /// The watcher is started once and stopped once; stopping first makes a later start do nothing.
-/// Stopping cancels both sources and closes the inotify descriptor.
+/// Stopping removes the file's watch and cancels the timers.
 final class LogFileWatcher: Sendable {
     private enum State {
         case idle
-        case running(Sources)
+        case running(Sources, FileEventHub.Watch?)
         case stopped
     }
 
@@ -61,10 +54,8 @@ final class LogFileWatcher: Sendable {
     private let check: @Sendable () -> Void
     private let queue = DispatchQueue(label: "ChangeLog.watcher", qos: .userInitiated)
     private let state = Mutex(State.idle)
-    private let fileEvents = Atomic(false)
     /// How many follow-up checks of the last file event have run.
     private let followUpsDone = Atomic(0)
-    private let descriptors = Atomic(0)
 
     /// Creates a stopped watcher of `dataFile` that calls `check` on file events (unless
     /// `watchesFile` is false) and every `pollInterval` (at least one millisecond) once started.
@@ -75,36 +66,45 @@ final class LogFileWatcher: Sendable {
         self.check = check
     }
 
-    /// Whether the running watcher receives file events (inotify), besides polling.
-    var usesFileEvents: Bool { fileEvents.load(ordering: .relaxed) }
-    /// The number of descriptors the watcher holds open: 1 while it watches the file, 0 once
-    /// stopped (the descriptor is closed shortly after ``stop()``, on the watcher's queue).
-    var openDescriptors: Int { descriptors.load(ordering: .relaxed) }
+    /// Whether the watcher receives file events (inotify), besides polling: whether it holds a
+    /// watch on the process's ``FileEventHub``, from ``start()`` until ``stop()``.
+    var usesFileEvents: Bool {
+        state.withLock { state in
+            guard case .running(_, let watch) = state else { return false }
+            return watch != nil
+        }
+    }
 
     /// Starts watching; does nothing when already started or stopped.
     func start() {
         state.withLock { state in
             guard case .idle = state else { return }
-            var sources = watchesFile ? makeFileEventSources() : []
-            fileEvents.store(!sources.isEmpty, ordering: .relaxed)
+            var (watch, sources) = watchesFile ? makeFileEventSources() : (nil, [])
             sources.append(makePollTimer())
             for source in sources {
                 source.resume()
             }
-            state = .running(Sources(all: sources))
+            state = .running(Sources(all: sources), watch)
         }
     }
 
-    /// Stops watching and frees the descriptor; a `check` already running finishes.
+    /// Stops watching and removes the file's watch; a `check` already running finishes.
     func stop() {
-        let sources = state.withLock { state in
+        let (sources, watch) = state.withLock { state -> (Sources, FileEventHub.Watch?) in
             defer { state = .stopped }
-            guard case .running(let sources) = state else { return Sources(all: []) }
-            return sources
+            guard case .running(let sources, let watch) = state else { return (Sources(all: []), nil) }
+            return (sources, watch)
+        }
+        if let watch {
+            FileEventHub.shared?.remove(watch)
         }
         for source in sources.all {
             source.cancel()
         }
+    }
+
+    deinit {
+        stop()
     }
 
     private func makePollTimer() -> any DispatchSourceProtocol {
@@ -132,36 +132,24 @@ final class LogFileWatcher: Sendable {
         return followUp
     }
 
-    /// An inotify watch of the data file as a read source, with the timer of its follow-up
-    /// checks; none where inotify is missing or refuses (then polling alone notices commits).
-    private func makeFileEventSources() -> [any DispatchSourceProtocol] {
-        #if os(Linux) || os(Android)
-            let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-            guard descriptor >= 0 else { return [] }
-            guard inotify_add_watch(descriptor, dataFile, UInt32(IN_MODIFY)) >= 0 else {
-                close(descriptor)
-                return []
-            }
-            descriptors.add(1, ordering: .relaxed)
-            let followUp = makeFollowUpTimer()
-            let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
-            source.setEventHandler { [weak self] in
-                guard let self else { return }
-                // Drain every queued event (their content does not matter), check once, and
-                // (re)start the follow-up checks.
-                var buffer = [UInt8](repeating: 0, count: 4096)
-                while buffer.withUnsafeMutableBytes({ read(descriptor, $0.baseAddress, $0.count) }) > 0 {}
-                check()
-                followUpsDone.store(0, ordering: .relaxed)
+    /// A watch of the data file on the process's ``FileEventHub``, with the timer of its
+    /// follow-up checks; none where inotify is missing or refuses (then polling alone notices
+    /// commits).
+    private func makeFileEventSources() -> (watch: FileEventHub.Watch?, sources: [any DispatchSourceProtocol]) {
+        guard let hub = FileEventHub.shared else { return (nil, []) }
+        let followUp = makeFollowUpTimer()
+        let eventPending = Atomic(false)
+        let watch = hub.watch(dataFile) { [weak self] in
+            // On the hub's queue: hand the event over, once however many arrive meanwhile.
+            guard let self, !eventPending.exchange(true, ordering: .acquiring) else { return }
+            queue.async {
+                eventPending.store(false, ordering: .releasing)
+                self.check()
+                self.followUpsDone.store(0, ordering: .relaxed)
                 followUp.timer.schedule(deadline: .now() + Self.followUpDelays[0], repeating: .never)
             }
-            source.setCancelHandler { [weak self] in
-                close(descriptor)
-                self?.descriptors.subtract(1, ordering: .relaxed)
-            }
-            return [source, followUp.timer]
-        #else
-            return []
-        #endif
+        }
+        guard let watch else { return (nil, []) }
+        return (watch, [followUp.timer])
     }
 }

@@ -26,7 +26,7 @@ struct LogFileWatcherTests {
     }
 
     #if os(Linux)
-        @Test("a change to the file calls the check at once and then a few follow-ups; stop closes the descriptor")
+        @Test("a change to the file calls the check at once and then a few follow-ups; stop removes the watch")
         func fileEvents() async throws {
             try await withTemporaryDirectory { directory in
                 let path = directory + "/data.mdb"
@@ -35,18 +35,50 @@ struct LogFileWatcherTests {
                 let watcher = LogFileWatcher(dataFile: path, pollInterval: .seconds(60)) { checks.increment() }
                 watcher.start()
                 #expect(watcher.usesFileEvents)
-                #expect(watcher.openDescriptors == 1)
                 let file = try #require(FileHandle(forWritingAtPath: path))
                 try file.write(contentsOf: Data("x".utf8))
                 try await waitUntil { checks.value >= 1 }
                 try await waitUntil { checks.value == 1 + LogFileWatcher.followUpDelays.count }
                 watcher.stop()
-                try await waitUntil { watcher.openDescriptors == 0 }
+                #expect(!watcher.usesFileEvents)
                 let stopped = checks.value
                 try file.write(contentsOf: Data("y".utf8))
                 try file.close()
                 try await Task.sleep(for: .milliseconds(50))
                 #expect(checks.value == stopped)
+            }
+        }
+    #endif
+
+    #if os(Linux)
+        @Test("watches of one file share the hub's kernel watch; removing one leaves the other's events")
+        func sharedWatches() async throws {
+            let hub = try #require(FileEventHub.shared)
+            try await withTemporaryDirectory { directory in
+                let path = directory + "/data.mdb"
+                _ = FileManager.default.createFile(atPath: path, contents: Data())
+                #expect(hub.watch(directory + "/missing", onModify: {}) == nil)
+                let first = Counter()
+                let second = Counter()
+                let firstWatch = try #require(hub.watch(path) { first.increment() })
+                // Through another spelling of the same file: the kernel gives the same watch.
+                let secondWatch = try #require(hub.watch(directory + "/./data.mdb") { second.increment() })
+                let file = try #require(FileHandle(forWritingAtPath: path))
+                defer { try? file.close() }
+                try file.write(contentsOf: Data("x".utf8))
+                try await waitUntil { first.value >= 1 && second.value >= 1 }
+                hub.remove(firstWatch)
+                hub.remove(firstWatch)
+                let firstCount = first.value
+                let secondCount = second.value
+                try file.write(contentsOf: Data("y".utf8))
+                try await waitUntil { second.value > secondCount }
+                #expect(first.value == firstCount)
+                hub.remove(secondWatch)
+                try file.write(contentsOf: Data("z".utf8))
+                let afterRemoval = second.value
+                try await Task.sleep(for: .milliseconds(50))
+                #expect(second.value == afterRemoval)
             }
         }
     #endif

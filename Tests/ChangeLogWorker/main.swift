@@ -11,6 +11,10 @@ import Foundation
 //   ChangeLogWorker subscribe --log PATH --from R --count N [--poll-ms P]
 //       prints `caughtUp L` when caught up and each revision number it receives; exits after N;
 //       checks for other processes' appends on file events and every P ms (default 100)
+//   ChangeLogWorker resubscribe --log PATH --count N
+//       subscribes from revision 1 and breaks off once caught up, N times in a row; prints
+//       `descriptors B P` and `threads B P`: the process's counts before the loop and at their
+//       highest, sampled every 10 subscriptions
 //   ChangeLogWorker hold-readers --log PATH --count N
 //       begins N read transactions through LMDB's C API, prints `holding N`, and waits to be
 //       killed: the reader slots of a process that died reading
@@ -106,8 +110,25 @@ do {
             }
             if received == count { break }
         }
+    case "resubscribe":
+        func entries(_ directory: String) -> Int {
+            (try? FileManager.default.contentsOfDirectory(atPath: directory).count) ?? 0
+        }
+        let descriptors = entries("/proc/self/fd")
+        let threads = entries("/proc/self/task")
+        var peak = (descriptors: descriptors, threads: threads)
+        for index in 0..<arguments.number("count") {
+            for try await event in log.subscribe(from: 1) {
+                if case .caughtUp = event { break }
+            }
+            if index % 10 == 0 {
+                peak = (max(peak.descriptors, entries("/proc/self/fd")), max(peak.threads, entries("/proc/self/task")))
+            }
+        }
+        emit("descriptors \(descriptors) \(peak.descriptors)")
+        emit("threads \(threads) \(peak.threads)")
     default:
-        fail("unknown command \(arguments.command); use append or subscribe", status: 2)
+        fail("unknown command \(arguments.command); use append, subscribe or resubscribe", status: 2)
     }
 } catch {
     fail("\(error)")
