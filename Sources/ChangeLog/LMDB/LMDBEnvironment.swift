@@ -74,6 +74,8 @@ package final class LMDBEnvironment: Sendable {
     nonisolated(unsafe) package let handle: OpaquePointer
     /// The data file this environment maps, as it was when it was opened.
     private let dataFile: FileIdentity
+    /// The environment's page size, fixed when its data file was created.
+    private let pageSize: Int
     /// Keeps transactions away from the map while it is resized.
     let gate = MapResizeGate()
     /// The size of the data file when keeping space ahead of it last failed (a full disk, a
@@ -86,8 +88,9 @@ package final class LMDBEnvironment: Sendable {
 
     private init(
         path: String, configuration: Configuration, handle: OpaquePointer, staleReadersCleared: Int,
-        dataFile: FileIdentity
+        dataFile: FileIdentity, pageSize: Int
     ) {
+        self.pageSize = pageSize
         self.path = path
         self.configuration = configuration
         self.handle = handle
@@ -209,9 +212,11 @@ package final class LMDBEnvironment: Sendable {
             var dead: Int32 = 0
             try LMDBError.check(mdb_reader_check(handle, &dead))
             guard let dataFile = FileIdentity(path: path + "/data.mdb") else { throw LMDBError(code: errno) }
+            var stat = MDB_stat()
+            try LMDBError.check(mdb_env_stat(handle, &stat))
             return LMDBEnvironment(
                 path: path, configuration: configuration, handle: handle, staleReadersCleared: Int(dead),
-                dataFile: dataFile)
+                dataFile: dataFile, pageSize: Int(stat.ms_psize))
         } catch {
             mdb_env_close(handle)
             throw error
@@ -316,11 +321,9 @@ package final class LMDBEnvironment: Sendable {
     /// the gate exclusively.
     private func unguardedInfo() -> Info {
         var info = MDB_envinfo()
-        var stat = MDB_stat()
         _ = mdb_env_info(handle, &info)
-        _ = mdb_env_stat(handle, &stat)
         return Info(
-            mapSize: info.me_mapsize, pageSize: Int(stat.ms_psize), lastPage: info.me_last_pgno,
+            mapSize: info.me_mapsize, pageSize: pageSize, lastPage: info.me_last_pgno,
             lastTransactionID: info.me_last_txnid, readers: Int(info.me_numreaders))
     }
 
