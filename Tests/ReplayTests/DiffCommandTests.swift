@@ -59,7 +59,15 @@ struct DiffCommandTests {
     @Test(
         "bad input names the file and the problem",
         arguments: [
-            ("{", "not valid JSON"),
+            ("{", "not valid JSON: unexpected end of file during JSON parse"),
+            (
+                "{\"sections\": [\n  {\"title\": \"é\", \"items\": [}\n]}",
+                "not valid JSON: invalid value at line 2, column 28"
+            ),
+            (
+                #"{"sections": "# + String(repeating: "[", count: 600) + String(repeating: "]", count: 600) + "}",
+                "not valid JSON: too many nested arrays or dictionaries at column 526"
+            ),
             (#"{"sections": [{"title": "A"}]}"#, #"missing field "items" in sections[0]"#),
             (
                 #"{"sections": [{"title": "A", "items": [{"id": 1}]}]}"#,

@@ -30,7 +30,7 @@ struct ImportCommandTests {
     }
 
     static let badLines: [(String, String)] = [
-        ("not json at all", "line 2: not valid JSON"),
+        ("not json at all", "line 2: not valid JSON: invalid value at column 2"),
         (#"{"sections": [{"items": []}]}"#, #"line 2: missing field "title" in sections[0]"#),
         (#"{"sections": [{"title": 7, "items": []}]}"#, "line 2: field sections[0].title is not a string: 7"),
         (
@@ -205,7 +205,7 @@ struct ImportCommandTests {
         let result = try ToolRunner.run(["import", "-", "--log", log, "--skip-invalid"], input: input)
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout == "appended revisions 1 to 2 (2) to \(log)\nskipped 1 invalid lines\n")
-        #expect(result.stderr == "replay: skipped standard input, line 2: not valid JSON\n")
+        #expect(result.stderr == "replay: skipped standard input, line 2: not valid JSON: invalid value at column 2\n")
     }
 
     @Test("--commit-every keeps the committed prefix when a later line is bad")
@@ -218,7 +218,8 @@ struct ImportCommandTests {
         #expect(result.status == 2)
         #expect(
             result.stderr
-                == "replay: standard input, line 6: not valid JSON (the 4 revisions committed before this line stay "
+                == "replay: standard input, line 6: not valid JSON: invalid value at column 2 (the 4 revisions committed "
+                + "before this line stay "
                 + "in the log); nothing else was appended\n")
         #expect(try ChangeLog(path: log, options: .init(createIfMissing: false)).latestRevision == 4)
     }

@@ -15,11 +15,40 @@ package enum JSONInputProblem {
         case .valueNotFound(let type, let context):
             return "field \(path(context.codingPath)) is null, expected \(typeName(type))"
         case .dataCorrupted(let context):
-            if context.codingPath.isEmpty { return "not valid JSON" }
+            if context.codingPath.isEmpty { return "not valid JSON" + syntaxProblem(in: json) }
             return "\(context.debugDescription)\(location(context.codingPath))"
         @unknown default:
             return "\(error)"
         }
+    }
+
+    /// `: invalid value at line 2, column 14`: why `json` does not parse, where `JSONDecoder`
+    /// says only that it does not. Its parser's own reason names a byte offset ("around
+    /// character 13"), given here as a line and column (columns count characters, from 1), or a
+    /// column alone in text of one line (a line of JSON Lines, which its reader numbers).
+    private static func syntaxProblem(in json: Data) -> String {
+        let reason: String
+        do {
+            _ = try JSONSerialization.jsonObject(with: json, options: [.fragmentsAllowed])
+            return ""
+        } catch {
+            guard let text = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String else { return "" }
+            reason = text
+        }
+        var sentence = reason.hasSuffix(".") ? String(reason.dropLast()) : reason
+        if let first = sentence.first {
+            sentence = first.lowercased() + sentence.dropFirst()
+        }
+        let marker = " around character "
+        guard let range = sentence.range(of: marker, options: .backwards),
+            let offset = Int(sentence[range.upperBound...]), offset >= 0, offset <= json.count
+        else { return ": " + sentence }
+        let before = json.prefix(offset)
+        let lineStart = before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? json.startIndex
+        let line = before.count { $0 == UInt8(ascii: "\n") } + 1
+        let column = String(decoding: json[lineStart..<(json.startIndex + offset)], as: UTF8.self).count + 1
+        let place = json.contains(UInt8(ascii: "\n")) ? "line \(line), column \(column)" : "column \(column)"
+        return ": \(sentence[..<range.lowerBound]) at \(place)"
     }
 
     private static func location(_ codingPath: [any CodingKey]) -> String {
