@@ -75,6 +75,12 @@ final class LogFileWatcher: Sendable {
         }
     }
 
+    private var isRunning: Bool {
+        state.withLock { state in
+            if case .running = state { true } else { false }
+        }
+    }
+
     /// Starts watching; does nothing when already started or stopped.
     func start() {
         state.withLock { state in
@@ -144,6 +150,8 @@ final class LogFileWatcher: Sendable {
             guard let self, !eventPending.exchange(true, ordering: .acquiring) else { return }
             queue.async {
                 eventPending.store(false, ordering: .releasing)
+                // An event handed over just before stop() checks nothing after it.
+                guard self.isRunning else { return }
                 self.check()
                 self.followUpsDone.store(0, ordering: .relaxed)
                 followUp.timer.schedule(deadline: .now() + Self.followUpDelays[0], repeating: .never)
