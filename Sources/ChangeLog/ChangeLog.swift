@@ -110,6 +110,17 @@ public final class ChangeLog: Sendable {
     /// Wakes this instance's subscriptions when revisions are committed.
     let notifier: CommitNotifier
 
+    /// Whether the log's `data.mdb` at ``path`` is still the file this instance opened: `false`
+    /// once the log was deleted, or deleted and created again, behind this instance's back.
+    ///
+    /// An instance keeps working on the file it opened, which nothing opening ``path`` will see
+    /// again: its subscriptions wait for appends that will never come. A long-running follower
+    /// checks this now and then, and opens the log again (`replay tail --follow` checks every
+    /// second and stops).
+    ///
+    /// - Complexity: one `stat` of the data file.
+    public var isStillAtPath: Bool { store.environment.mapsFileAtPath }
+
     /// Opens the log in the directory at `path`, creating the directory and an empty log when
     /// ``Options/createIfMissing`` allows it.
     ///

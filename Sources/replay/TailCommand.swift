@@ -10,7 +10,8 @@ struct TailCommand: AsyncParsableCommand {
         discussion: """
             With --follow, revisions appended later by this or any other process are printed as \
             they are committed, each exactly once and in order. Following from beyond the next \
-            revision says on standard error what it waits for.
+            revision says on standard error what it waits for. A follower stops with status 2 \
+            when the log is deleted or replaced.
 
             Examples:
               replay tail --log app.lmdb --from 1 --follow
@@ -44,7 +45,7 @@ struct TailCommand: AsyncParsableCommand {
                 if start > latest {
                     throw InputError.outOfRange(start, in: log, first: try log.firstRevision, latest: latest)
                 }
-                for try await record in log.records(in: start...latest) { try emit(record) }
+                for try await record in log.records(in: start...latest) { try Self.emit(record, json: json) }
                 return
             }
             if start > latest + 1 {
@@ -52,14 +53,38 @@ struct TailCommand: AsyncParsableCommand {
                 let holds = latest == 0 ? "\(log.path) is empty" : "the latest revision of \(log.path) is \(latest)"
                 printError("waiting for revision \(start); \(holds)")
             }
-            for try await event in log.subscribe(from: start) {
-                if case .revision(let record) = event { try emit(record) }
+            try await Self.follow(log, from: start, json: json)
+        }
+    }
+
+    /// How often a follower checks that the log it follows is still the one at its path.
+    static let replacementCheckInterval = Duration.seconds(1)
+
+    /// Prints the revisions from `start` as they come, until interrupted, or until the log is
+    /// deleted or replaced: nothing would arrive from the old file any more.
+    private static func follow(_ log: ChangeLog, from start: UInt64, json: Bool) async throws {
+        try await withThrowingTaskGroup { group in
+            group.addTask {
+                for try await event in log.subscribe(from: start) {
+                    if case .revision(let record) = event { try emit(record, json: json) }
+                }
             }
+            group.addTask {
+                while log.isStillAtPath {
+                    try await Task.sleep(for: replacementCheckInterval)
+                }
+                throw InputError(
+                    "the log at \(log.path) was deleted or replaced while it was followed; run tail again to "
+                        + "follow the log there now")
+            }
+            // The subscription ends only by an error; either task's error ends both.
+            try await group.next()
+            group.cancelAll()
         }
     }
 
     /// Prints `record` at once: a follower reads each line as it comes.
-    private func emit(_ record: RevisionRecord) throws(StandardOutput.Failure) {
+    private static func emit(_ record: RevisionRecord, json: Bool) throws(StandardOutput.Failure) {
         StandardOutput.writeLine(json ? record.jsonLine() : RevisionText.oneLine(record))
         try StandardOutput.flush()
     }

@@ -424,6 +424,26 @@ struct ChangeLogTests {
         }
     }
 
+    @Test("isStillAtPath turns false once the log is deleted, or replaced by another log")
+    func stillAtPath() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory + "/log"
+            let log = try ChangeLog(path: path)
+            try await appendRevisions(1, to: log)
+            #expect(log.isStillAtPath)
+            // Another log moved into its place: the path now names another data.mdb.
+            let other = directory + "/other"
+            try await appendRevisions(1, to: try ChangeLog(path: other))
+            try FileManager.default.removeItem(atPath: path + "/data.mdb")
+            try FileManager.default.moveItem(atPath: other + "/data.mdb", toPath: path + "/data.mdb")
+            #expect(!log.isStillAtPath)
+            // The instance still works on the file it opened.
+            #expect(try await log.append(try makeSnapshot(sections: 1, itemsPerSection: 1, version: 9)).revision == 2)
+            try FileManager.default.removeItem(atPath: path)
+            #expect(!log.isStillAtPath)
+        }
+    }
+
     @Test("relaxed durability is opt-in, flushes on request, and cannot be mixed in one process")
     func durability() async throws {
         try await withTemporaryDirectory { path in

@@ -95,6 +95,37 @@ struct TailAndDemoTests {
         #expect(printed.hasPrefix("3 "))
     }
 
+    @Test(
+        "tail --follow stops with status 2 when the log it follows is deleted, or deleted and created again",
+        .timeLimit(.minutes(2)), arguments: [false, true])
+    func followDeletedLog(recreated: Bool) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let log = directory.path("doomed.lmdb")
+        let lines = Fixtures.growing(2).split(separator: "\n").map(String.init)
+        #expect(try ToolRunner.run(["import", "-", "--log", log], input: lines[0] + "\n").status == 0)
+        let follower = try ToolRunner.start(["tail", "--log", log, "--follow"])
+        let process = follower.process
+        // A hang guard, not a time limit: a follower that never stops fails the expectations.
+        DispatchQueue.global().asyncAfter(deadline: .now() + 90) {
+            if process.isRunning { process.terminate() }
+        }
+        #expect(firstLine(of: follower.stdout).hasPrefix("1 "))
+        let errors = ReadAll(follower.stderr.fileHandleForReading)
+        try FileManager.default.removeItem(atPath: log)
+        if recreated {
+            // The new log's revision 1 and 2 never reach the follower of the old file.
+            #expect(
+                try ToolRunner.run(["import", "-", "--log", log], input: lines.joined(separator: "\n")).status == 0)
+        }
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 2)
+        #expect(
+            String(decoding: errors.wait(), as: UTF8.self)
+                == "replay: the log at \(log) was deleted or replaced while it was followed; run tail again to follow "
+                + "the log there now\n")
+    }
+
     /// What `pipe` delivers up to and including its first line break, or up to its end.
     private func firstLine(of pipe: Pipe) -> String {
         var data = Data()

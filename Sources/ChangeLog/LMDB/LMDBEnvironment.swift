@@ -98,6 +98,10 @@ package final class LMDBEnvironment: Sendable {
         self.dataFile = dataFile
     }
 
+    /// Whether `data.mdb` in the environment's directory is still the file it opened (and
+    /// maps): not when it was deleted, or replaced by another environment's.
+    package var mapsFileAtPath: Bool { FileIdentity(path: path + "/data.mdb") == dataFile }
+
     /// A file's device and inode: what stays the same while a file is the same file.
     private struct FileIdentity: Equatable {
         var device: UInt64
