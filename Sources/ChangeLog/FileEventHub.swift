@@ -38,8 +38,18 @@ final class FileEventHub: Sendable {
     }
 
     /// The process's hub; `nil` where inotify does not exist or refuses a new instance (then
-    /// watchers poll).
-    static let shared: FileEventHub? = FileEventHub()
+    /// watchers poll). A refusal is not final: the next watcher asks again (the process may
+    /// have been out of descriptors for a moment).
+    static var shared: FileEventHub? {
+        instance.withLock { hub in
+            if hub == nil {
+                hub = FileEventHub()
+            }
+            return hub
+        }
+    }
+
+    private static let instance = Mutex<FileEventHub?>(nil)
 
     /// The read source of the descriptor; set up once, then used only by Dispatch.
     private struct Source: @unchecked Sendable {
