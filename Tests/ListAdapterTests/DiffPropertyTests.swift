@@ -41,6 +41,76 @@ struct DiffPropertyTests {
         #expect(coverage.emptyTitles > 0 && coverage.absentSummaries > 0)
     }
 
+    @Test("each list holds exactly the operations FORMAT.md names, deletions and insertions ascending")
+    func operationLists() {
+        var rng = SeededGenerator(seed: 0xF0_12A7)
+        for pair in 0..<3_000 {
+            let old = RandomSnapshots.snapshot(using: &rng)
+            let new = RandomSnapshots.successor(of: old, using: &rng)
+            let changes = old.changes(to: new)
+            let oldTitles = Set(old.sections.map(\.title))
+            let newTitles = Set(new.sections.map(\.title))
+            func oldPaths(where include: (ItemPath, StringSnapshot.Item) -> Bool) -> [ItemPath] {
+                old.sections.indices.flatMap { section in
+                    old.sections[section].items.indices.map { ItemPath(section: section, item: $0) }
+                }.filter { include($0, old.item(at: $0)!) }
+            }
+            func newPaths(where include: (ItemPath, StringSnapshot.Item) -> Bool) -> [ItemPath] {
+                new.sections.indices.flatMap { section in
+                    new.sections[section].items.indices.map { ItemPath(section: section, item: $0) }
+                }.filter { include($0, new.item(at: $0)!) }
+            }
+            func survives(_ path: ItemPath, in snapshot: StringSnapshot, other: Set<String>) -> Bool {
+                other.contains(snapshot.sections[path.section].title)
+            }
+
+            // Sections: deleted ascending in O, inserted ascending in N with their full items.
+            let deletedSections = old.sections.indices.filter { !newTitles.contains(old.sections[$0].title) }
+            #expect(changes.deletedSections == deletedSections, "pair \(pair)")
+            let insertedSections = new.sections.indices.filter { !oldTitles.contains(new.sections[$0].title) }
+            #expect(changes.insertedSections.map(\.index) == insertedSections, "pair \(pair)")
+            #expect(changes.insertedSections.allSatisfy { new.sections[$0.index] == $0.section }, "pair \(pair)")
+            #expect(
+                changes.movedSections.allSatisfy {
+                    oldTitles.contains(new.sections[$0.to].title)
+                        && old.sections[$0.from].title == new.sections[$0.to].title
+                }, "pair \(pair)")
+
+            // Items leave a surviving section when they are gone from N or now in an inserted section.
+            let deletedItems = oldPaths { path, item in
+                guard survives(path, in: old, other: newTitles) else { return false }
+                guard let to = new.path(of: item.id) else { return true }
+                return !survives(to, in: new, other: oldTitles)
+            }
+            #expect(changes.deletedItems == deletedItems, "pair \(pair)")
+            // Items arrive in a surviving section when they are new or come out of a deleted section.
+            let insertedItems = newPaths { path, item in
+                guard survives(path, in: new, other: oldTitles) else { return false }
+                guard let from = old.path(of: item.id) else { return true }
+                return !survives(from, in: old, other: newTitles)
+            }
+            #expect(changes.insertedItems.map(\.at) == insertedItems, "pair \(pair)")
+            #expect(
+                changes.insertedItems.allSatisfy { new.item(at: $0.at) == .init(id: $0.id, summary: $0.summary) },
+                "pair \(pair)")
+            // Moves and updates concern items in surviving sections on both sides.
+            #expect(
+                changes.movedItems.allSatisfy {
+                    survives($0.from, in: old, other: newTitles) && survives($0.to, in: new, other: oldTitles)
+                        && old.item(at: $0.from)?.id == new.item(at: $0.to)?.id
+                }, "pair \(pair)")
+            let updates = newPaths { path, item in
+                guard survives(path, in: new, other: oldTitles), let from = old.path(of: item.id) else { return false }
+                return survives(from, in: old, other: newTitles) && old.item(at: from)?.summary != item.summary
+            }.map {
+                StringChanges.ItemUpdate(
+                    from: old.path(of: new.item(at: $0)!.id)!, to: $0, summary: new.item(at: $0)!.summary)
+            }
+            #expect(Set(changes.updatedItems) == Set(updates), "pair \(pair)")
+            #expect(changes.updatedItems.count == updates.count, "pair \(pair)")
+        }
+    }
+
     /// The fewest moves any valid change set can have, computed independently of the diff with a
     /// quadratic longest-increasing-subsequence: sections whose order changed, plus, per
     /// surviving section, the items that change section and those whose order changed.
