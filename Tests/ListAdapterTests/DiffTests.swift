@@ -57,6 +57,12 @@ struct DiffTests {
             name: "summary removed is an update to none", old: [("A", ["a=1"])], new: [("A", ["a"])],
             expected: "~[0, 0]>[0, 0]=nil"),
         Case(
+            name: "summary added is an update", old: [("A", ["a", "b"])], new: [("A", ["a=1", "b"])],
+            expected: "~[0, 0]>[0, 0]=1"),
+        Case(
+            name: "items without a summary never update", old: [("A", ["a", "b"]), ("B", ["c"])],
+            new: [("B", ["c", "a"]), ("A", ["b"])], expected: "S1>S0 [0, 0]>[0, 1]"),
+        Case(
             name: "moved and updated", old: [("A", ["a=1", "b"]), ("B", [])], new: [("A", ["b"]), ("B", ["a=2"])],
             expected: "[0, 0]>[1, 0] ~[0, 0]>[1, 0]=2"),
         Case(
