@@ -240,6 +240,11 @@ struct ApplyTests {
             changes: .init(deletedSections: [2], movedItems: [move(path(2, 0), path(0, 0))]),
             code: .itemInDeletedSection, position: [2, 0],
             message: "item move from [2, 0]: section 2 is deleted, and its items go with it"),
+        Invalid(
+            name: "item updated in a deleted section",
+            changes: .init(deletedSections: [2], updatedItems: [update(path(2, 0), path(1, 0))]),
+            code: .itemInDeletedSection, position: [2, 0],
+            message: "item update from [2, 0]: section 2 is deleted, and its items go with it"),
         // Item paths inside N.
         Invalid(
             name: "item insertion in a section outside N", changes: .init(insertedItems: [insertion(3, 0, "x")]),
@@ -267,6 +272,14 @@ struct ApplyTests {
             changes: .init(insertedSections: [insertedSection(0, "X")], movedItems: [move(path(1, 0), path(0, 0))]),
             code: .itemInInsertedSection, position: [0, 0],
             message: "item move to [0, 0]: section 0 is inserted with all of its items"),
+        Invalid(
+            name: "item updated into an inserted section",
+            changes: .init(insertedSections: [insertedSection(0, "X")], updatedItems: [update(path(0, 0), path(0, 0))]),
+            code: .itemInInsertedSection, position: [0, 0],
+            message: "item update to [0, 0]: section 0 is inserted with all of its items"),
+        Invalid(
+            name: "item update to a section outside N", changes: .init(updatedItems: [update(path(0, 0), path(3, 0))]),
+            code: .itemOutOfBounds, position: [3, 0], message: "item update to [3, 0]: the result has 3 sections"),
         // No O path twice across deleted and moved-from, no N path twice across inserted and moved-to.
         Invalid(
             name: "item deleted twice", changes: .init(deletedItems: [path(0, 1), path(0, 1)]),
