@@ -81,6 +81,38 @@ struct CodingTests {
         #expect(snapshot.identifiers == ["a"])
     }
 
+    @Test("unknown keys are ignored in changes and in annotated snapshots, at every level")
+    func unknownKeysInChanges() throws {
+        let json = """
+            {"v": 2, "sections": {"deleted": [2], "renamed": [], "inserted": [{"index": 0, "title": "New", "x": 1,
+              "items": [{"id": "x", "summary": "s", "y": {}}]}], "moved": [{"from": 0, "to": 3, "z": null}]},
+             "items": {"deleted": [[1, 4]], "inserted": [{"at": [1, 0], "id": "y", "summary": "t", "w": [1]}],
+              "moved": [{"from": [1, 2], "to": [2, 5], "q": "r"}], "reloaded": [[0, 0]],
+              "updated": [{"from": [1, 3], "to": [1, 1], "summary": "u", "old": "v"}]}}
+            """
+        let changes = try JSONDecoder().decode(StringChanges.self, from: Data(json.utf8))
+        #expect(changes == (try JSONDecoder().decode(StringChanges.self, from: Data(Self.formatChanges.utf8))))
+        let annotated = try JSONDecoder().decode(
+            AnnotatedSnapshot<String, String>.self,
+            from: Data(#"{"meta": {"k": "v"}, "note": [1], "sections": [{"title": "A", "n": 1, "items": []}]}"#.utf8))
+        #expect(annotated == AnnotatedSnapshot(meta: ["k": "v"], snapshot: makeSnapshot([("A", [])])))
+    }
+
+    @Test("an item without a summary is written without the key, and reads back as having none")
+    func absentSummaries() throws {
+        let changes = StringChanges(
+            insertedItems: [.init(at: ItemPath(section: 0, item: 0), id: "y", summary: nil)],
+            updatedItems: [.init(from: ItemPath(section: 0, item: 1), to: ItemPath(section: 0, item: 2), summary: nil)])
+        #expect(
+            changes.formatJSON()
+                == #"{"sections":{"deleted":[],"inserted":[],"moved":[]},"items":{"deleted":[],"#
+                + #""inserted":[{"at":[0,0],"id":"y"}],"moved":[],"updated":[{"from":[0,1],"to":[0,2]}]}}"#)
+        #expect(try JSONDecoder().decode(StringChanges.self, from: Data(changes.formatJSON().utf8)) == changes)
+        // The update without a summary takes the summary away.
+        let old = makeSnapshot([("A", ["a", "b=1"])])
+        #expect(try old.applying(changes) == makeSnapshot([("A", ["y", "a", "b"])]))
+    }
+
     @Test(
         "bad snapshots are errors that name the problem",
         arguments: [
@@ -117,6 +149,10 @@ struct CodingTests {
             #"{"sections": [{"title": 3, "items": []}]}"#,
             #"{"sections": [{"title": "A", "items": [{"summary": "s"}]}]}"#,
             #"{"sections": [{"title": "A", "items": [{"id": "a", "summary": 4}]}]}"#,
+            #"{"sections": [{"title": "A"}]}"#,
+            #"{"sections": [{"title": "A", "items": {}}]}"#,
+            #"{"sections": [{"title": "A", "items": [{"id": 1}]}]}"#,
+            #"{"sections": [{"title": "A", "items": [{"id": "a"}, 2]}]}"#,
             #"{"section": []}"#,
             #"{"sections": {}}"#,
         ])
