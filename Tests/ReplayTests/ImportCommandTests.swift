@@ -53,6 +53,12 @@ struct ImportCommandTests {
             #"{"revision": 1, "meta": {"n": 1}, "snapshot": {"sections": []}}"#,
             "line 2: field meta.n is not a string: 1"
         ),
+        (#"{"meta": {}}"#, #"line 2: missing field "sections""#),
+        (
+            #"{"sections": [{"title": "A", "items": [{"summary": "s"}]}]}"#,
+            #"line 2: missing field "id" in sections[0].items[0]"#
+        ),
+        (#"{"meta": "x", "sections": []}"#, #"line 2: field meta is not an object: "x""#),
         (
             #"{"sections": [{"title": "A", "items": [{"id": "a", "id": "b"}]}]}"#,
             #"line 2: duplicate key "id" in sections[0].items[0]; a key may appear once in an object"#
@@ -76,6 +82,28 @@ struct ImportCommandTests {
         #expect(result.stdout == "")
         #expect(result.stderr == "replay: \(file), \(message); nothing else was appended\n")
         #expect(try ChangeLog(path: log, options: .init(createIfMissing: false)).latestRevision == 1)
+    }
+
+    @Test("unknown keys are ignored at every level of a snapshot line and of a revision line")
+    func unknownKeys() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let log = directory.path("app.lmdb")
+        let input = """
+            {"v": 2, "meta": {"commit": "c1"}, "extra": {"a": [1, {"b": null}]}, "sections": [{"title": "A", "n": 1, "items": [{"id": "a", "summary": "s", "x": {}}]}]}
+            {"revision": 9, "note": "n", "meta": {"commit": "c2"}, "snapshot": {"sections": [{"title": "B", "items": [{"id": "b", "y": []}]}], "z": true}}
+
+            """
+        let result = try ToolRunner.run(["import", "-", "--log", log], input: input)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout == "appended revisions 1 to 2 (2) to \(log)\n")
+        let opened = try ChangeLog(path: log, options: .init(createIfMissing: false))
+        #expect(try opened.record(at: 1).meta == ["commit": "c1"])
+        #expect(try opened.record(at: 2).meta == ["commit": "c2"])
+        #expect(
+            try opened.snapshot(at: 1)
+                == LogSnapshot(sections: [.init(title: "A", items: [.init(id: "a", summary: "s")])]))
+        #expect(try opened.snapshot(at: 2) == LogSnapshot(sections: [.init(title: "B", items: [.init(id: "b")])]))
     }
 
     /// `JSONDecoder` reads UTF-16 and UTF-32 by itself, and would append one of the two titles
