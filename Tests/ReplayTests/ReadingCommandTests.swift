@@ -1,5 +1,6 @@
 import ChangeLog
 import Foundation
+import ListAdapter
 import Testing
 
 /// export, log, show, stats: exact output on a known history, and their bad inputs.
@@ -35,6 +36,41 @@ struct ReadingCommandTests {
             let record = try JSONDecoder().decode(RevisionRecord.self, from: Data(line.utf8))
             #expect(record == (try stored.record(at: record.revision)))
         }
+    }
+
+    @Test("an export alone replays: revisions from 1 without gaps, each line's changes from the line before")
+    func exportReplaysAlone() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let log = directory.path("app.lmdb")
+        let before = Date()
+        let input = Fixtures.history + Fixtures.growing(4)
+        #expect(try ToolRunner.run(["import", "-", "--log", log], input: input).status == 0)
+        let after = Date()
+        let result = try ToolRunner.run(["export", "--log", log])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.hasSuffix("}\n") && !result.stdout.contains("\n\n"))
+        let lines = result.stdout.split(separator: "\n")
+        let times = ISO8601DateFormatter()
+        times.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        // The first revision is the change from the empty snapshot.
+        var previous = LogSnapshot()
+        for (offset, line) in lines.enumerated() {
+            let record = try JSONDecoder().decode(RevisionRecord.self, from: Data(line.utf8))
+            #expect(record.revision == UInt64(offset + 1))
+            #expect(try previous.applying(record.changes) == record.snapshot, "revision \(record.revision)")
+            previous = record.snapshot
+            // When it was appended, in UTC to the millisecond.
+            let time = try #require(line.firstMatch(of: /"time":"([^"]*)"/)).output.1
+            #expect(time.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/) != nil, "\(time)")
+            let date = try #require(times.date(from: String(time)))
+            #expect(date.timeIntervalSince(before) > -0.001 && after.timeIntervalSince(date) > -0.001, "\(time)")
+        }
+        #expect(lines.count == 7)
+        #expect(
+            previous
+                == (try JSONDecoder().decode(
+                    LogSnapshot.self, from: Data(Fixtures.growing(4).split(separator: "\n")[3].utf8))))
     }
 
     @Test("log prints one line per revision, newest first")
