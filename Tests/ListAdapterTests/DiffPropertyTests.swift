@@ -111,6 +111,36 @@ struct DiffPropertyTests {
         }
     }
 
+    /// FORMAT.md: the fewest moves are the goal, "any correct set is valid". Here every section
+    /// and item on both sides is listed as moved, including those that keep their place.
+    @Test("any correct set of moves is valid, not only the fewest: apply gives N and a strict view accepts it")
+    func nonMinimalMoves() throws {
+        var rng = SeededGenerator(seed: 0x0A11_B0B5)
+        for pair in 0..<3_000 {
+            let old = RandomSnapshots.snapshot(using: &rng)
+            let new = RandomSnapshots.successor(of: old, using: &rng)
+            var changes = old.changes(to: new)
+            changes.movedSections = new.sections.indices.compactMap { to in
+                old.sectionOffset(titled: new.sections[to].title).map { .init(from: $0, to: to) }
+            }
+            changes.movedItems = []
+            for (to, section) in new.sections.enumerated() where old.sectionOffset(titled: section.title) != nil {
+                for (item, value) in section.items.enumerated() {
+                    guard let from = old.path(of: value.id),
+                        new.sectionOffset(titled: old.sections[from.section].title) != nil
+                    else { continue }
+                    changes.movedItems.append(.init(from: from, to: ItemPath(section: to, item: item)))
+                }
+            }
+            changes.movedItems.shuffle(using: &rng)
+            changes.movedSections.shuffle(using: &rng)
+            #expect(try old.applying(changes) == new, "pair \(pair)")
+            var view = StrictListView<String, String>(strictness: .format, showing: old)
+            try view.performBatchUpdates(changes, resultingIn: new)
+            #expect(view.snapshot == new, "pair \(pair)")
+        }
+    }
+
     /// The fewest moves any valid change set can have, computed independently of the diff with a
     /// quadratic longest-increasing-subsequence: sections whose order changed, plus, per
     /// surviving section, the items that change section and those whose order changed.
