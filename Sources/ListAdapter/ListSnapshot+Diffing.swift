@@ -9,8 +9,9 @@ extension ListSnapshot {
     /// section is moved only when it is outside a longest increasing subsequence of the old
     /// offsets; an item that is new, or comes out of a deleted section, is inserted; an item of a
     /// surviving old section that is gone, or now inside an inserted section, is deleted. An item
-    /// on both sides whose summary differs is updated (an item without a summary on either side
-    /// never is). The moves are therefore the fewest possible.
+    /// on both sides whose summary differs is updated, including a summary that appears or
+    /// disappears (an item without a summary on both sides never is). The moves are therefore
+    /// the fewest possible.
     ///
     /// What `new` shares with this snapshot is recognised without comparing values: a section
     /// whose items are the old section's very storage is unchanged, and (for string identifiers
