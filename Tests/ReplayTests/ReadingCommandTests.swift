@@ -45,9 +45,11 @@ struct ReadingCommandTests {
         let log = directory.path("app.lmdb")
         let before = Date()
         let input = Fixtures.history + Fixtures.growing(4)
-        #expect(try ToolRunner.run(["import", "-", "--log", log], input: input).status == 0)
+        // Far from UTC, so that a local time written with a "Z" would show.
+        let farEast = ["TZ": "Pacific/Kiritimati"]
+        #expect(try ToolRunner.run(["import", "-", "--log", log], input: input, environment: farEast).status == 0)
         let after = Date()
-        let result = try ToolRunner.run(["export", "--log", log])
+        let result = try ToolRunner.run(["export", "--log", log], environment: farEast)
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.hasSuffix("}\n") && !result.stdout.contains("\n\n"))
         let lines = result.stdout.split(separator: "\n")
