@@ -260,6 +260,24 @@ struct ChangeLogTests {
         }
     }
 
+    @Test("unknown keys of a revision line are ignored, at every level")
+    func jsonLineUnknownKeys() throws {
+        let line =
+            #"{"revision":2,"v":1,"time":"2026-11-20T10:00:00.000Z","meta":{"k":"v"},"#
+            + #""snapshot":{"sections":[{"title":"A","x":[],"items":[{"id":"a","y":{}}]}],"z":null},"#
+            + #""changes":{"sections":{"deleted":[0],"inserted":[],"moved":[],"w":1},"items":{"deleted":[],"#
+            + #""inserted":[{"at":[0,0],"id":"a","q":"r"}],"moved":[],"updated":[]},"u":[]},"trailer":"t"}"#
+        let record = try JSONDecoder().decode(RevisionRecord.self, from: Data(line.utf8))
+        #expect(
+            record
+                == RevisionRecord(
+                    revision: 2, millisecondsSince1970: 1_795_168_800_000, meta: ["k": "v"],
+                    snapshot: try snapshot([("A", ["a"])]),
+                    changes: LogChanges(
+                        deletedSections: [0],
+                        insertedItems: [.init(at: .init(section: 0, item: 0), id: "a", summary: nil)])))
+    }
+
     @Test("times are written and parsed exactly to the millisecond")
     func timestamps() {
         #expect(Timestamp.iso8601(milliseconds: 0) == "1970-01-01T00:00:00.000Z")
