@@ -14,10 +14,11 @@ struct ImportCommand: AsyncParsableCommand {
             A line may also be a revision line as `replay export` writes it: its snapshot and \
             metadata are appended, with a new number, time and changes.
 
-            By default the import is all or nothing: a bad line (not JSON, a missing or \
-            mistyped field, a duplicate title or id, a key named twice in one object) stops it \
-            with an error naming the line, and \
-            nothing of the file is appended. Creates the log when it does not exist.
+            Every line is checked before anything is appended: a bad line (not JSON, a missing \
+            or mistyped field, a duplicate title or id, a key named twice in one object) stops \
+            the import with an error naming the line, and nothing of the file is appended, \
+            unless --skip-invalid is given. The lines are then appended in one transaction, or \
+            with --commit-every N in one per N lines. Creates the log when it does not exist.
 
             Examples:
               replay import history.jsonl --log app.lmdb
@@ -32,7 +33,9 @@ struct ImportCommand: AsyncParsableCommand {
     @OptionGroup var logOptions: LogOptions
 
     @Option(
-        help: ArgumentHelp("Commit every N lines, so an interrupted import keeps a gap-free prefix.", valueName: "N"))
+        help: ArgumentHelp(
+            "Commit every N lines, so an import interrupted while appending keeps a gap-free prefix.",
+            valueName: "N"))
     var commitEvery: Int?
 
     @Flag(help: "Report bad lines on standard error and skip them instead of stopping.")
@@ -59,7 +62,7 @@ struct ImportCommand: AsyncParsableCommand {
             } catch {
                 progress.finish()
                 guard let error = error as? SnapshotImportError else { throw error }
-                throw InputError("\(file == "-" ? "standard input" : file), \(error); nothing else was appended")
+                throw InputError("\(file == "-" ? "standard input" : file), \(error); nothing was appended")
             }
             progress.finish()
             for skipped in report.skipped {

@@ -8,16 +8,17 @@ import ListAdapter
 /// back: its `snapshot` and `meta` are appended; the log numbers, stamps and diffs the revision
 /// itself.
 ///
-/// By default an import is all or nothing: every line is decoded and checked first, and one
-/// transaction appends them all; a bad line stops the import with a ``SnapshotImportError``
-/// naming the line, and nothing of the input is appended. ``Options/commitEvery`` commits every
-/// *N* lines instead, so that an interrupted import keeps a gap-free prefix;
-/// ``Options/skipInvalid`` reports bad lines and goes on.
+/// Every line is decoded and checked before anything is appended: a bad line stops the import
+/// with a ``SnapshotImportError`` naming the line, and nothing of the input is appended
+/// (FORMAT.md), unless ``Options/skipInvalid`` asks to report bad lines and go on. One
+/// transaction then appends every line, or with ``Options/commitEvery`` one transaction per *N*
+/// lines, so that an import interrupted while appending (a signal, a crash, a full disk) keeps
+/// a gap-free prefix.
 public struct SnapshotImporter: Sendable {
     /// How to import.
     public struct Options: Hashable, Sendable {
         /// Commit after every this many appended lines; `nil` appends everything in one
-        /// transaction (all or nothing).
+        /// transaction. Either way, no line is appended before every line was checked.
         public var commitEvery: Int?
         /// Skip bad lines (reporting them) instead of stopping at the first one.
         public var skipInvalid: Bool
@@ -80,15 +81,13 @@ public struct SnapshotImporter: Sendable {
     ///
     /// - Parameters:
     ///   - progress: called now and then with the number of lines read so far.
-    /// - Throws: ``SnapshotImportError`` for a bad line (unless skipped), ``ChangeLogError`` when
-    ///   the log refuses the append. With ``Options/commitEvery`` the lines committed before the
-    ///   error stay in the log: a ``SnapshotImportError`` says how many; after a
-    ///   ``ChangeLogError``, the log's latest revision tells where the import stopped.
+    /// - Throws: ``SnapshotImportError`` for a bad line (unless skipped), before anything is
+    ///   appended; ``ChangeLogError`` when the log refuses an append. With
+    ///   ``Options/commitEvery``, the transactions committed before such an error stay in the
+    ///   log, and its latest revision tells where the import stopped.
     public func run(input: Data, progress: (Int) -> Void = { _ in }) async throws -> Report {
         var report = Report(revisions: [], skipped: [], linesRead: 0)
-        var log: ChangeLog?
-        var pending: [ChangeLog.AppendEntry] = []
-        let batchSize = options.commitEvery.map { max(1, $0) }
+        var entries: [ChangeLog.AppendEntry] = []
         let bytes = [UInt8](input)
         var lineStart = 0
         var lineNumber = 0
@@ -102,37 +101,23 @@ public struct SnapshotImporter: Sendable {
             if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
             do {
                 let annotated = try Self.decode(line: line, lineNumber: lineNumber)
-                pending.append(.init(annotated.snapshot, meta: annotated.meta))
+                entries.append(.init(annotated.snapshot, meta: annotated.meta))
             } catch {
-                guard options.skipInvalid else {
-                    throw error.committing(report.revisions.count)
-                }
+                guard options.skipInvalid else { throw error }
                 report.skipped.append(error)
-                continue
-            }
-            if let batchSize, pending.count >= batchSize {
-                try await commit(&pending, into: &report, log: &log)
             }
         }
         progress(lineNumber)
-        try await commit(&pending, into: &report, log: &log)
-        if log == nil {
-            // A successful import of nothing still leaves a log, as an import of lines would.
-            _ = try openLog()
+        let log = try openLog()
+        let batchSize = max(1, options.commitEvery ?? entries.count)
+        var start = 0
+        while start < entries.count {
+            let end = min(entries.count, start + batchSize)
+            let appended = try await log.append(contentsOf: Array(entries[start..<end]))
+            report.revisions += appended.map(\.revision)
+            start = end
         }
         return report
-    }
-
-    /// Appends `pending` in one transaction, opening the log first if this is the first batch.
-    private func commit(_ pending: inout [ChangeLog.AppendEntry], into report: inout Report, log: inout ChangeLog?)
-        async throws
-    {
-        guard !pending.isEmpty else { return }
-        let opened = try log ?? openLog()
-        log = opened
-        let appended = try await opened.append(contentsOf: pending)
-        report.revisions += appended.map(\.revision)
-        pending.removeAll(keepingCapacity: true)
     }
 }
 
@@ -142,8 +127,6 @@ public struct SnapshotImportError: Error, Hashable, Sendable, CustomStringConver
     public var line: Int
     /// What is wrong, naming the field and the offending value where it can.
     public var problem: String
-    /// How many lines had been committed before the import stopped (with `commitEvery`).
-    public var committedBefore: Int = 0
 
     /// Creates an error for `line`.
     public init(line: Int, problem: String) {
@@ -151,18 +134,6 @@ public struct SnapshotImportError: Error, Hashable, Sendable, CustomStringConver
         self.problem = problem
     }
 
-    func committing(_ count: Int) -> Self {
-        var copy = self
-        copy.committedBefore = count
-        return copy
-    }
-
-    /// `line 3: missing field "title" in sections[1]`, plus what was kept when some was.
-    public var description: String {
-        var text = "line \(line): \(problem)"
-        if committedBefore > 0 {
-            text += " (the \(committedBefore) revisions committed before this line stay in the log)"
-        }
-        return text
-    }
+    /// `line 3: missing field "title" in sections[1]`.
+    public var description: String { "line \(line): \(problem)" }
 }

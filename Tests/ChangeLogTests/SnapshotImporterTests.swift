@@ -1,0 +1,47 @@
+import Foundation
+import ListAdapter
+import Testing
+
+@testable import ChangeLog
+
+@Suite("Snapshot importer")
+struct SnapshotImporterTests {
+    /// Five snapshot lines: one section whose items grow by one per line.
+    static let fiveLines = (1...5).map { count in
+        #"{"sections": [{"title": "A", "items": ["#
+            + (0..<count).map { #"{"id": "i\#($0)"}"# }.joined(separator: ", ") + "]}]}"
+    }
+
+    @Test("a bad line appends nothing, with or without commitEvery: every line is checked first")
+    func badLineAppendsNothing() async throws {
+        for commitEvery in [nil, 1, 2] as [Int?] {
+            try await withTemporaryDirectory { path in
+                let log = try ChangeLog(path: path)
+                let input = Data((Self.fiveLines + [#"{"sections": [{"title": 1}]}"#]).joined(separator: "\n").utf8)
+                let importer = SnapshotImporter(log: log, options: .init(commitEvery: commitEvery))
+                let expected = SnapshotImportError(line: 6, problem: "field sections[0].title is not a string: 1")
+                await #expect(throws: expected) {
+                    try await importer.run(input: input)
+                }
+                #expect(try log.latestRevision == 0)
+                #expect(log.writeTransactionCount == 0)
+            }
+        }
+    }
+
+    @Test("commitEvery appends in one transaction per N lines; without it, in one")
+    func transactions() async throws {
+        for (commitEvery, transactions) in [(nil, 1), (1, 5), (2, 3), (5, 1), (100, 1)] as [(Int?, Int)] {
+            try await withTemporaryDirectory { path in
+                let log = try ChangeLog(path: path)
+                let input = Data(Self.fiveLines.joined(separator: "\n\n").utf8)
+                let report = try await SnapshotImporter(log: log, options: .init(commitEvery: commitEvery)).run(
+                    input: input)
+                #expect(report.revisions == Array(1...5))
+                #expect(report.linesRead == 9)
+                #expect(log.writeTransactionCount == transactions, "commitEvery \(String(describing: commitEvery))")
+                #expect(try await log.verify().isValid)
+            }
+        }
+    }
+}
