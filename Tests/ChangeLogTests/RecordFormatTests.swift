@@ -227,6 +227,45 @@ struct RecordFormatTests {
         }
     }
 
+    /// XXH3 with its public default secret is not collision resistant: for input longer than
+    /// 240 bytes, an 8-byte lane half of which equals the secret's adds nothing but itself to
+    /// the state, so raising one such lane by 1 and lowering another of the same accumulator by
+    /// 1 keeps the hash. Two summaries built that way, valid UTF-8, give item chunks with the
+    /// same XXH3-128 fingerprint; the writer must not take one for the other.
+    @Test("an item chunk whose fingerprint collides with the previous revision's is stored with its own items")
+    func fingerprintCollision() async throws {
+        // Lane 0 of stripes 3 and 7 of the chunk's content: a byte the two summaries set to
+        // "A"/"B" and "B"/"A", then bytes whose last four are the secret's at that lane.
+        func summary(_ first: UInt8, _ second: UInt8) -> String {
+            var bytes = [UInt8](repeating: UInt8(ascii: "x"), count: 594)
+            // The content starts with 6 bytes: kind, count, "a" and its length, the summary's length.
+            let lanes: [(offset: Int, byte: UInt8, rest: [UInt8])] = [
+                (192 - 6, first, [0x41, 0x41, 0xE1, 0xB7, 0xB3, 0x67, 0x1F]),
+                (448 - 6, second, [0x41, 0x41, 0xC3, 0x81, 0x3A, 0x26, 0x4C]),
+            ]
+            for lane in lanes {
+                bytes[lane.offset] = lane.byte
+                bytes.replaceSubrange((lane.offset + 1)...(lane.offset + 7), with: lane.rest)
+            }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        let first = try LogSnapshot(sections: [.init(title: "S", items: [.init(id: "a", summary: summary(65, 66))])])
+        let second = try LogSnapshot(sections: [.init(title: "S", items: [.init(id: "a", summary: summary(66, 65))])])
+        let contents = [first, second].map { Chunk.items($0.sections[0].items).content }
+        #expect(contents[0] != contents[1])
+        #expect(ContentHash.fingerprint(contents[0]) == ContentHash.fingerprint(contents[1]))
+
+        try await withTemporaryDirectory { path in
+            let log = try ChangeLog(path: path)
+            _ = try await log.append(first)
+            let appended = try await log.append(second)
+            #expect(appended.changes.counts.itemsUpdated == 1)
+            #expect(try log.snapshot(at: 2) == second)
+            let report = try await log.verify()
+            #expect(report.isValid, "\(report)")
+        }
+    }
+
     @Test("item chunks read strings in place and write the bytes writeString writes")
     func itemsEncodedInPlace() throws {
         let large = String(repeating: "long summary ", count: 20)

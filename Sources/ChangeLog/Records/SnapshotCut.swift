@@ -200,7 +200,10 @@ struct SnapshotCut: Sendable {
                     Chunk.writeItems(items, in: start..<end, to: &writer)
                     let content = writer.takeBytes()
                     let fingerprint = ContentHash.fingerprint(content)
-                    if let match = baseChunks.last(where: { $0.fingerprint == fingerprint }) {
+                    if let match = baseChunk(
+                        holding: start..<end, of: items, fingerprint: fingerprint, base: baseItems,
+                        baseStarts: baseStarts, baseChunks: baseChunks)
+                    {
                         chunks.append(
                             .stored(StoredChunk(id: match.id, fingerprint: fingerprint, itemCount: end - start)))
                     } else {
@@ -246,6 +249,27 @@ struct SnapshotCut: Sendable {
             }
             nextBase = candidate + 1
             return baseChunks[candidate]
+        }
+        return nil
+    }
+
+    /// The base chunk whose content is `items[range]`: one with the same fingerprint whose items
+    /// are the same byte for byte. The fingerprint only finds the candidates: XXH3 is not
+    /// collision resistant (with its public default secret, text that differs in two bytes can
+    /// be made to share a fingerprint), and reusing a colliding chunk would store the base's
+    /// items instead of the appended ones. Where the base chunks' positions are unknown
+    /// (`baseStarts` empty, which only tests build), the fingerprint is taken as is.
+    private static func baseChunk(
+        holding range: Range<Int>, of items: UnsafeBufferPointer<LogSnapshot.Item>, fingerprint: Fingerprint,
+        base: UnsafeBufferPointer<LogSnapshot.Item>, baseStarts: [Int], baseChunks: [StoredChunk]
+    ) -> StoredChunk? {
+        guard !baseStarts.isEmpty else { return baseChunks.last { $0.fingerprint == fingerprint } }
+        for index in baseChunks.indices.reversed() where baseChunks[index].fingerprint == fingerprint {
+            let baseStart = baseStarts[index]
+            guard baseChunks[index].itemCount == range.count else { continue }
+            if range.allSatisfy({ sameBytes(base, baseStart + $0 - range.lowerBound, items, $0) }) {
+                return baseChunks[index]
+            }
         }
         return nil
     }
