@@ -148,9 +148,20 @@ package enum Timestamp {
         let year = expandedYear ?? fourDigits
         // Years beyond what 64-bit milliseconds hold (about 292 million) are refused.
         guard year.magnitude < 300_000_000 else { return nil }
+        // A day the month does not have (February 30, April 31) is refused, not moved on.
+        guard day <= daysInMonth(month, of: year) else { return nil }
         let days = Int128(days(fromCivil: year, month, day))
         let total = ((days * 24 + Int128(hour)) * 60 + Int128(minute)) * 60_000 + Int128(second * 1000 + millisecond)
         return Int64(exactly: total)
+    }
+
+    /// The number of days of `month` (1 to 12) in `year` of the proleptic Gregorian calendar.
+    private static func daysInMonth(_ month: Int64, of year: Int64) -> Int64 {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
     }
 
     private static func pad(_ value: some BinaryInteger, _ width: Int) -> String {

@@ -292,6 +292,16 @@ struct ChangeLogTests {
         for bad in ["", "2026-11-20", "2026-11-20T10:00:00.000", "2026-13-20T10:00:00Z", "2026-11-20T10:00:00.Z"] {
             #expect(Timestamp.milliseconds(parsing: bad) == nil)
         }
+        // Days a month does not have are refused like month 13, not moved into the next month.
+        let missingDays = [
+            "2026-02-29T00:00:00Z", "2026-02-31T10:00:00.000Z", "2026-04-31T00:00:00Z", "1900-02-29T00:00:00Z",
+        ]
+        for bad in missingDays {
+            #expect(Timestamp.milliseconds(parsing: bad) == nil, "\(bad)")
+        }
+        #expect(Timestamp.milliseconds(parsing: "2024-02-29T00:00:00Z") == 1_709_164_800_000)
+        #expect(Timestamp.milliseconds(parsing: "2000-02-29T00:00:00.123Z") == 951_782_400_123)
+        #expect(Timestamp.milliseconds(parsing: "-0004-02-29T00:00:00Z") != nil)
         // Years outside 0...9999 take ISO 8601's expanded form, and every 64-bit time round-trips.
         #expect(Timestamp.iso8601(milliseconds: -62_167_219_200_001) == "-0001-12-31T23:59:59.999Z")
         #expect(Timestamp.iso8601(milliseconds: 253_402_300_800_000) == "+10000-01-01T00:00:00.000Z")
