@@ -131,13 +131,23 @@ public final class ChangeLog: Sendable {
     ///   ``ChangeLogError/Code/cannotOpen`` (not a directory, no permission, not a log; or the
     ///   log was deleted or replaced while another instance in this process still has it open),
     ///   ``ChangeLogError/Code/incompatibleOptions`` (open in this process with another
-    ///   durability), ``ChangeLogError/Code/unsupportedFormat``; each names the path.
+    ///   durability), ``ChangeLogError/Code/unsupportedFormat``,
+    ///   ``ChangeLogError/Code/invalidArgument`` (an empty path or one holding a NUL byte, options
+    ///   out of range); each names the path.
     public init(path: String, options: Options = Options()) throws(ChangeLogError) {
         self.path = path
         self.options = options
         guard !path.isEmpty else {
             throw ChangeLogError(
                 code: .invalidArgument, message: "the log's path is empty: pass the directory of a log", path: path)
+        }
+        // The system reads a path only up to its first NUL byte: it would open another directory.
+        guard !path.utf8.contains(0) else {
+            throw ChangeLogError(
+                code: .invalidArgument,
+                message: "the log's path \(path.debugDescription) holds a NUL byte, which no file path can hold: pass "
+                    + "the directory of a log",
+                path: path)
         }
         guard options.initialMapSize > 0, options.maxReaders > 0, options.maxReaders <= Int(UInt32.max) else {
             throw ChangeLogError(

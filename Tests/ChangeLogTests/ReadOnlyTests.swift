@@ -149,6 +149,21 @@ struct ReadOnlyTests {
         #endif
     }
 
+    /// No file system path holds a NUL byte; the system calls would read the path only up to it,
+    /// and so open, or create, the log of another path.
+    @Test("a path with a NUL byte is refused, and nothing is created at the path before it")
+    func pathWithNUL() throws {
+        try withTemporaryDirectory { path throws in
+            for options in [ChangeLog.Options(), .init(createIfMissing: false), .init(readOnly: true)] {
+                let error = #expect(throws: ChangeLogError.self) {
+                    _ = try ChangeLog(path: path + "/log\u{0}.old", options: options)
+                }
+                #expect(error?.code == .invalidArgument, "\(String(describing: error))")
+            }
+            #expect(try FileManager.default.contentsOfDirectory(atPath: path).isEmpty)
+        }
+    }
+
     /// Writes an LMDB environment of another application with LMDB's C API: one key in the main
     /// database (`database` nil) or in a named database.
     private func writeForeignEnvironment(at path: String, database: String?, key: String) throws {
