@@ -266,6 +266,32 @@ struct RecordFormatTests {
         }
     }
 
+    /// A collision of section or run chunks is hard to build, so the test makes one up: the
+    /// base remembers, for its section chunk and its run chunk, the fingerprints of the content
+    /// the next snapshot needs. Taken on their word, the writer would store the base's title
+    /// bytes (a precomposed "é") for the new ones ("e" + U+0301) and the base's run of sections.
+    @Test("section and run chunks are reused only when their content is confirmed, never on a fingerprint alone")
+    func sectionAndRunReuseIsConfirmed() throws {
+        let items: [LogSnapshot.Item] = [.init(id: "a", summary: "1"), .init(id: "b")]
+        let first = try LogSnapshot(sections: [.init(title: "caf\u{E9}", items: items)])
+        let second = try LogSnapshot(sections: [.init(title: "cafe\u{301}", items: items)])
+        var planner = ChunkPlanner(nextID: 1)
+        var base = planner.store(first, reusing: .empty)
+        let itemChunks = base.sections[0].itemChunks.map(\.id)
+        let newSection = Chunk.section(title: second.sections[0].title, itemCount: 2, itemChunks: itemChunks)
+        base.sections[0].chunk.fingerprint = ContentHash.fingerprint(newSection.content)
+        // The new section chunk takes the next identifier, so the new run names it.
+        let newRun = Chunk.sections([planner.nextID])
+        base.runs[0].fingerprint = ContentHash.fingerprint(newRun.content)
+
+        var next = ChunkPlanner(nextID: planner.nextID)
+        let stored = next.store(second, reusing: base)
+        #expect(stored.sections[0].itemChunks.map(\.id) == itemChunks)
+        #expect(stored.sections[0].chunk.id == planner.nextID)
+        #expect(stored.runs.map(\.id) == [planner.nextID + 1])
+        #expect(next.newChunks.map { Array($0.value.dropLast(8)) } == [newSection.content, newRun.content])
+    }
+
     @Test("item chunks read strings in place and write the bytes writeString writes")
     func itemsEncodedInPlace() throws {
         let large = String(repeating: "long summary ", count: 20)

@@ -36,42 +36,76 @@ struct ChunkPlanner {
                         itemChunks.append(chunk)
                     case .new(let content, let fingerprint, let itemCount):
                         // The cut already looked the content up among the base section's.
-                        var stored = chunk(for: content, fingerprint: fingerprint, known: [])
+                        var stored = newChunk(content, fingerprint: fingerprint)
                         stored.itemCount = itemCount
                         itemChunks.append(stored)
                     }
+                }
+                // The base's section chunk holds the same content when it names the same title
+                // (byte for byte), item count and item chunks: compared as such, never by
+                // fingerprint alone (XXH3 is not collision resistant).
+                if let baseOffset, Self.sameSection(section, itemChunks, as: baseOffset, of: base) {
+                    sections.append(StoredSection(chunk: base.sections[baseOffset].chunk, itemChunks: itemChunks))
+                    continue
                 }
                 // Room for the title, the counts, the identifiers and the checksum.
                 var writer = RecordWriter(capacity: section.title.utf8.count + 10 * itemChunks.count + 32)
                 Chunk.writeSection(
                     title: section.title, itemCount: section.items.count, itemChunks: itemChunks.lazy.map(\.id),
                     to: &writer)
-                let content = writer.takeBytes()
-                let knownSection = baseOffset.map { [base.sections[$0].chunk] } ?? []
-                sections.append(
-                    StoredSection(
-                        chunk: chunk(for: content, fingerprint: ContentHash.fingerprint(content), known: knownSection),
-                        itemChunks: itemChunks))
+                sections.append(StoredSection(chunk: newChunk(writer.takeBytes()), itemChunks: itemChunks))
             }
         }
+        let baseRunStarts = Self.runStarts(of: base)
         var runs: [StoredChunk] = []
         for run in SnapshotCut.sectionRuns(of: snapshot.sections) {
             var writer = RecordWriter(capacity: 10 * run.count + 24)
             Chunk.writeSections(sections[run].lazy.map(\.chunk.id), to: &writer)
             let content = writer.takeBytes()
-            runs.append(chunk(for: content, fingerprint: ContentHash.fingerprint(content), known: base.runs))
+            let fingerprint = ContentHash.fingerprint(content)
+            // A base run with the same fingerprint is reused once its sections are confirmed.
+            let match = base.runs.indices.last { index in
+                guard base.runs[index].fingerprint == fingerprint, let starts = baseRunStarts else { return false }
+                let baseRun = starts[index]..<(starts[index] + base.runs[index].sectionCount)
+                return baseRun.count == run.count
+                    && zip(base.sections[baseRun], sections[run]).allSatisfy { $0.chunk.id == $1.chunk.id }
+            }
+            var stored = match.map { base.runs[$0] } ?? newChunk(content, fingerprint: fingerprint)
+            stored.sectionCount = run.count
+            runs.append(stored)
         }
         return StoredSnapshot(snapshot: snapshot, sections: sections, runs: runs)
     }
 
-    /// The chunk holding `content`: one of `known` (a handful) with the same fingerprint,
-    /// otherwise a new one.
-    private mutating func chunk(
-        for content: consuming [UInt8], fingerprint: Fingerprint, known: some BidirectionalCollection<StoredChunk>
-    ) -> StoredChunk {
-        if let match = known.last(where: { $0.fingerprint == fingerprint }) {
-            return StoredChunk(id: match.id, fingerprint: fingerprint)
+    /// Whether `base`'s section at `offset` is stored as `section` with `itemChunks` would be:
+    /// the same title byte for byte, the same item count and the same item chunks.
+    private static func sameSection(
+        _ section: LogSnapshot.Section, _ itemChunks: [StoredChunk], as offset: Int, of base: StoredSnapshot
+    ) -> Bool {
+        let baseSection = base.snapshot.sections[offset]
+        let baseChunks = base.sections[offset].itemChunks
+        return baseSection.items.count == section.items.count && baseChunks.count == itemChunks.count
+            && SnapshotCut.sameBytes(baseSection.title, section.title)
+            && zip(baseChunks, itemChunks).allSatisfy { $0.id == $1.id }
+    }
+
+    /// Where each of `base`'s runs starts among its sections; `nil` when a run's section count
+    /// is unknown or the counts do not add up (then no run is reused).
+    private static func runStarts(of base: StoredSnapshot) -> [Int]? {
+        var starts: [Int] = []
+        starts.reserveCapacity(base.runs.count)
+        var start = 0
+        for run in base.runs {
+            guard run.sectionCount > 0 else { return nil }
+            starts.append(start)
+            start += run.sectionCount
         }
+        return start == base.sections.count ? starts : nil
+    }
+
+    /// A new chunk holding `content`, with the next identifier.
+    private mutating func newChunk(_ content: consuming [UInt8], fingerprint: Fingerprint? = nil) -> StoredChunk {
+        let fingerprint = fingerprint ?? ContentHash.fingerprint(content)
         let id = nextID
         nextID += 1
         newChunks.append((id, Chunk.sealed(content, id: id)))

@@ -81,7 +81,7 @@ struct SnapshotLoader {
             guard case .sections(let sectionIDs) = run.chunk else {
                 throw ChunkFailure(chunkID: runID, kind: .inconsistent("expected a section run, found another kind"))
             }
-            runs.append(StoredChunk(id: runID, fingerprint: run.fingerprint))
+            runs.append(StoredChunk(id: runID, fingerprint: run.fingerprint, sectionCount: sectionIDs.count))
             for sectionID in sectionIDs {
                 guard sections.count < body.sectionCount else {
                     throw ChunkFailure(kind: .inconsistent("more sections than the \(body.sectionCount) recorded"))

@@ -1,11 +1,16 @@
 import ListAdapter
 
 /// A stored chunk as the writer remembers it: its identifier and the fingerprint of its content.
+///
+/// A fingerprint only finds candidates for reuse: a chunk is reused once its content is
+/// confirmed to be the same (XXH3 is not collision resistant), through the counts kept here.
 struct StoredChunk: Hashable, Sendable {
     var id: UInt64
     var fingerprint: Fingerprint
     /// For an item chunk, the number of items it holds; 0 when not known (other kinds).
     var itemCount = 0
+    /// For a section-run chunk, the number of sections it holds; 0 when not known (other kinds).
+    var sectionCount = 0
 }
 
 /// A stored section: its section chunk and its item chunks, in order.
