@@ -13,15 +13,20 @@ extension ChangeLog {
         /// The size of the log's data file on disk, in bytes: the bytes in use and the
         /// zero-filled space kept ahead of them, so that commits do not grow the file.
         public var bytesOnDisk: Int = 0
-        /// The bytes of the data file that hold the log's pages.
+        /// The bytes of the data file that hold the log's pages (``ChangeLog/bytesInUse``): a
+        /// high-water mark, which retention does not lower.
         public var bytesInUse: Int = 0
+        /// The bytes of the pages in use that LMDB freed (after retention, mostly the dropped
+        /// revisions' pages), which later appends reuse before the file grows.
+        public var bytesFree: Int = 0
         /// The revision with the most items, with its item and section counts.
         public var largestSnapshot: SnapshotSize?
         /// Every revision's operations, added up.
         public var operations = LogChanges.Counts()
 
-        /// Bytes in use per revision (0 for an empty log).
-        public var bytesPerRevision: Int { revisionCount == 0 ? 0 : bytesInUse / revisionCount }
+        /// The bytes of the pages that hold data (in use and not free), per revision held (0 for
+        /// an empty log).
+        public var bytesPerRevision: Int { revisionCount == 0 ? 0 : (bytesInUse - bytesFree) / revisionCount }
 
         /// Creates empty statistics.
         public init() {}
@@ -38,7 +43,9 @@ extension ChangeLog {
     }
 
     /// The bytes of the log's data file that hold its pages, without the zero-filled space kept
-    /// ahead of them (``Statistics/bytesOnDisk`` counts both). O(1).
+    /// ahead of them (``Statistics/bytesOnDisk`` counts both). It counts the pages LMDB freed
+    /// for reuse too (``Statistics/bytesFree``): it grows as the log grows, and retention does
+    /// not lower it. O(1).
     public var bytesInUse: Int { store.environment.info().usedBytes }
 
     /// Reads every revision once and adds up the log's figures.
@@ -54,9 +61,13 @@ extension ChangeLog {
         statistics.bytesInUse = bytesInUse
         // Both ends from one transaction: appends or a drop in another process may come between
         // two reads.
-        let (first, latest) = try store.read(during: "reading") { transaction in
-            (try store.first(in: transaction) ?? 0, try store.latest(in: transaction)?.revision ?? 0)
+        let (first, latest, freePages) = try store.read(during: "reading") { transaction in
+            (
+                try store.first(in: transaction) ?? 0, try store.latest(in: transaction)?.revision ?? 0,
+                try transaction.freePageCount()
+            )
         }
+        statistics.bytesFree = min(statistics.bytesInUse, freePages * store.environment.info().pageSize)
         guard first > 0, latest > 0 else { return statistics }
         statistics.revisions = first...latest
         var firstTime: Int64?

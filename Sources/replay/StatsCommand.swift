@@ -35,7 +35,9 @@ struct StatsCommand: AsyncParsableCommand {
                     "time span      \(Timestamp.iso8601(milliseconds: span.lowerBound)) to \(Timestamp.iso8601(milliseconds: span.upperBound)) "
                         + "(\(String(format: "%.3f", seconds)) s)")
             }
-            lines.append("on disk        \(statistics.bytesOnDisk) bytes (\(statistics.bytesInUse) in use)")
+            lines.append(
+                "on disk        \(statistics.bytesOnDisk) bytes (\(statistics.bytesInUse) in use, "
+                    + "\(statistics.bytesFree) of them free for reuse)")
             lines.append("per revision   \(statistics.bytesPerRevision) bytes")
             if let largest = statistics.largestSnapshot {
                 lines.append(

@@ -60,6 +60,26 @@ struct RetentionTests {
         }
     }
 
+    @Test("statistics count the pages retention freed, and bytes per revision only the pages holding data")
+    func statisticsAfterRetention() async throws {
+        try await withTemporaryDirectory { path in
+            let log = try ChangeLog(path: path)
+            for version in 0..<40 {
+                _ = try await log.append(try makeSnapshot(sections: 8, itemsPerSection: 50, version: version))
+            }
+            let before = try await log.statistics()
+            #expect(before.bytesFree < before.bytesInUse / 4, "\(before)")
+            _ = try await log.dropRevisions(before: 40)
+            let after = try await log.statistics()
+            #expect(after.revisionCount == 1)
+            // The file keeps its extent; most of it is now free for later appends.
+            #expect(after.bytesInUse >= before.bytesInUse)
+            #expect(after.bytesFree > before.bytesInUse / 2, "\(after)")
+            #expect(after.bytesPerRevision == after.bytesInUse - after.bytesFree)
+            #expect(after.bytesPerRevision < before.bytesPerRevision * 40 / 2)
+        }
+    }
+
     @Test("dropping from an empty log is an error")
     func emptyLog() async throws {
         try await withTemporaryDirectory { path in

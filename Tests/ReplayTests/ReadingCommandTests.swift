@@ -136,8 +136,10 @@ struct ReadingCommandTests {
         #expect(lines[1] == "revisions      3 (1 to 3)")
         #expect(lines[2].hasPrefix("time span      <time> to <time> ("))
         // The file holds the pages in use and the zeros kept ahead of them.
-        let disk = try #require(lines[3].wholeMatch(of: /on disk        (\d+) bytes \((\d+) in use\)/))
+        let disk = try #require(
+            lines[3].wholeMatch(of: /on disk        (\d+) bytes \((\d+) in use, (\d+) of them free for reuse\)/))
         #expect(Int(disk.output.1)! > Int(disk.output.2)!)
+        #expect(Int(disk.output.2)! > Int(disk.output.3)!)
         #expect(lines[4].hasPrefix("per revision   "))
         #expect(lines[5] == "largest        revision 2: 3 items in 2 sections")
         #expect(lines[6] == "operations     sections +2 -1 ~0  items +1 -0 ~1 *1")

@@ -209,6 +209,27 @@ package struct LMDBTransaction: ~Copyable {
     // MARK: - Cursors
 
     /// Opens a cursor over `database`, lends it to `body`, and closes it before returning.
+    /// The number of pages on LMDB's free list: pages of the data file that no longer hold
+    /// data, which later write transactions reuse before they grow the file (as `mdb_stat -f`
+    /// counts them).
+    ///
+    /// - Complexity: O(*f*), where *f* counts the free list's records.
+    package func freePageCount() throws -> Int {
+        // The free list is database 0: each record's value is a list of page numbers, its
+        // first word the list's length.
+        try withCursor(in: LMDBDatabase(handle: 0)) { cursor in
+            var pages = 0
+            var more = try cursor.move(to: .first)
+            while more {
+                pages += try cursor.withCurrent { _, value in
+                    value.count >= MemoryLayout<Int>.size ? value.loadUnaligned(as: Int.self) : 0
+                }
+                more = try cursor.move(to: .next)
+            }
+            return pages
+        }
+    }
+
     package func withCursor<R>(in database: LMDBDatabase, _ body: (borrowing LMDBCursor) throws -> R) throws -> R {
         var opened: OpaquePointer?
         try LMDBError.check(mdb_cursor_open(handle, database.handle, &opened))
