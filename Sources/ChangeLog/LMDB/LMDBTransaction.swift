@@ -208,7 +208,6 @@ package struct LMDBTransaction: ~Copyable {
 
     // MARK: - Cursors
 
-    /// Opens a cursor over `database`, lends it to `body`, and closes it before returning.
     /// The number of pages on LMDB's free list: pages of the data file that no longer hold
     /// data, which later write transactions reuse before they grow the file (as `mdb_stat -f`
     /// counts them).
@@ -230,6 +229,7 @@ package struct LMDBTransaction: ~Copyable {
         }
     }
 
+    /// Opens a cursor over `database`, lends it to `body`, and closes it before returning.
     package func withCursor<R>(in database: LMDBDatabase, _ body: (borrowing LMDBCursor) throws -> R) throws -> R {
         var opened: OpaquePointer?
         try LMDBError.check(mdb_cursor_open(handle, database.handle, &opened))
