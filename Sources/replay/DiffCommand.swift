@@ -6,7 +6,7 @@ import ListAdapter
 struct DiffCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "diff",
-        abstract: "Print the changes between two snapshot files as FORMAT.md changes JSON.",
+        abstract: "Print the changes between two snapshot files as the interchange format's changes JSON.",
         discussion: """
             Each file holds one snapshot in the interchange format, e.g.
             {"sections": [{"title": "Today", "items": [{"id": "a", "summary": "hello"}]}]}

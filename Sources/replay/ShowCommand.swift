@@ -22,7 +22,7 @@ struct ShowCommand: AsyncParsableCommand {
 
     @OptionGroup var logOptions: LogOptions
 
-    @Flag(help: "Print the revision as one FORMAT.md revision line.")
+    @Flag(help: "Print the revision as one revision line of the interchange format (JSON).")
     var json = false
 
     func run() async throws {

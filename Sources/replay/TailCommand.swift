@@ -27,7 +27,7 @@ struct TailCommand: AsyncParsableCommand {
     @Flag(help: "Keep printing revisions as they are appended, until interrupted.")
     var follow = false
 
-    @Flag(help: "Print each revision as one FORMAT.md revision line.")
+    @Flag(help: "Print each revision as one revision line of the interchange format (JSON).")
     var json = false
 
     func validate() throws {

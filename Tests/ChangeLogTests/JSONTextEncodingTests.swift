@@ -46,7 +46,7 @@ struct JSONTextEncodingTests {
 
         let notUTF8 = try #require(JSONTextEncoding.notUTF8(bytes))
         #expect(notUTF8.encoding == encoding.family)
-        #expect(notUTF8.description == "the text is \(encoding.family), not UTF-8: FORMAT.md's JSON is UTF-8")
+        #expect(notUTF8.description == "the text is \(encoding.family), not UTF-8: the interchange format is UTF-8")
     }
 
     /// A line of an import file after the first one starts where the previous one's `\n` ended:
@@ -73,7 +73,7 @@ struct JSONTextEncodingTests {
         #expect(notUTF8 == .init(encoding: nil, offset: 24))
         #expect(
             notUTF8?.description
-                == "the text holds a NUL byte at offset 24, which UTF-8 JSON text never does: FORMAT.md's JSON is UTF-8"
+                == "the text holds a NUL byte at offset 24, which UTF-8 JSON text never does: the interchange format is UTF-8"
         )
         #expect(JSONTextEncoding.notUTF8([0x00]) == .init(encoding: nil, offset: 0))
     }
@@ -82,7 +82,8 @@ struct JSONTextEncodingTests {
     func importerDecode() {
         let line = Encoding.utf16LE.encode(Self.json)
         #expect(
-            throws: SnapshotImportError(line: 3, problem: "the text is UTF-16, not UTF-8: FORMAT.md's JSON is UTF-8")
+            throws: SnapshotImportError(
+                line: 3, problem: "the text is UTF-16, not UTF-8: the interchange format is UTF-8")
         ) {
             try SnapshotImporter.decode(line: line, lineNumber: 3)
         }

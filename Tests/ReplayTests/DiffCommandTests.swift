@@ -103,7 +103,7 @@ struct DiffCommandTests {
         defer { directory.remove() }
         let good = try directory.write("good.json", #"{"sections": []}"#)
         let json = #"{"sections":[{"title":"a","title":"b","items":[]}]}"#
-        let problem = "the text is \(name), not UTF-8: FORMAT.md's JSON is UTF-8"
+        let problem = "the text is \(name), not UTF-8: the interchange format is UTF-8"
         for (file, text) in [("plain.json", json), ("marked.json", "\u{FEFF}" + json)] {
             let bad = directory.path(file)
             try #require(text.data(using: encoding)).write(to: URL(fileURLWithPath: bad))

@@ -125,7 +125,7 @@ struct ImportCommandTests {
             #expect(result.stdout == "")
             #expect(
                 result.stderr
-                    == "replay: \(path), line 1: the text is \(name), not UTF-8: FORMAT.md's JSON is UTF-8; "
+                    == "replay: \(path), line 1: the text is \(name), not UTF-8: the interchange format is UTF-8; "
                     + "nothing was appended\n")
         }
         #expect(try ChangeLog(path: log, options: .init(createIfMissing: false)).latestRevision == 1)

@@ -23,7 +23,7 @@ package enum JSONTextEncoding {
             let found =
                 encoding.map { "the text is \($0), not UTF-8" }
                 ?? "the text holds a NUL byte at offset \(offset), which UTF-8 JSON text never does"
-            return found + ": FORMAT.md's JSON is UTF-8"
+            return found + ": the interchange format is UTF-8"
         }
     }
 
