@@ -135,3 +135,35 @@ struct MapResizeTests {
         }
     }
 }
+
+extension MapResizeTests {
+    /// LMDB unmaps the file before it maps it at the new size, and leaves no map when that
+    /// fails: the next transaction read the unmapped meta pages and the process crashed
+    /// (SIGSEGV). A 64 TiB map cannot double in a 47-bit address space (where it can, the growth
+    /// simply succeeds); either way the log must stay readable and writable.
+    @Test("a map that cannot grow leaves the log readable and writable")
+    func growthBeyondTheAddressSpace() async throws {
+        try await withTemporaryDirectory { path in
+            let log: ChangeLog
+            do {
+                log = try ChangeLog(path: path, options: .init(initialMapSize: 1 << 46))
+            } catch {
+                return  // This process cannot map 64 TiB at all: nothing to test here.
+            }
+            let first = try makeSnapshot(sections: 2, itemsPerSection: 5)
+            _ = try await log.append(first)
+            let environment = log.store.environment
+            let before = environment.info().mapSize
+            do throws(LMDBError) {
+                try environment.grow(from: before)
+                #expect(environment.info().mapSize == before * 2)
+            } catch {
+                #expect(error.code == ENOMEM)
+                #expect(environment.info().mapSize == before)
+            }
+            #expect(try log.latestRevision == 1)
+            #expect(try log.snapshot(at: 1) == first)
+            #expect(try await log.append(try makeSnapshot(sections: 3, itemsPerSection: 5)).revision == 2)
+        }
+    }
+}

@@ -81,6 +81,11 @@ package final class LMDBEnvironment: Sendable {
     /// The size of the data file when keeping space ahead of it last failed (a full disk, a
     /// file-size limit), or -1: not retried until the file's size changes.
     private let reserveFailedAtSize = Atomic<Int>(-1)
+    /// The `errno` of a remap that failed (`mdb_env_set_mapsize`), or 0. LMDB unmaps the file
+    /// before it maps it at the new size, and leaves no map when that fails: every later
+    /// transaction, and ``info()``, would read the unmapped meta pages. Set while the gate is held
+    /// exclusively; read by transactions once they entered the gate.
+    private let remapFailure = Atomic<Int32>(0)
     /// Held while named databases are opened (`mdb_dbi_open`), which LMDB forbids from
     /// concurrent transactions of one process: two instances of one log opening at once on two
     /// threads made a later commit fail with `MDB_BAD_DBI`.
@@ -296,25 +301,63 @@ package final class LMDBEnvironment: Sendable {
     // MARK: - The map
 
     /// Doubles the map, unless it has already grown past `observedSize` since the caller saw it.
+    ///
+    /// - Throws: `ENOMEM` when the process cannot map that much (its address space or
+    ///   `RLIMIT_AS`); the map then stays as it was and the environment stays usable.
     package func grow(from observedSize: Int) throws(LMDBError) {
         try gate.withExclusiveAccess { () throws(LMDBError) in
+            try checkMapped()
             let current = unguardedInfo().mapSize
             guard current <= observedSize else { return }
-            try LMDBError.check(mdb_env_set_mapsize(handle, current * 2))
+            let (doubled, overflow) = current.multipliedReportingOverflow(by: 2)
+            guard !overflow else { throw LMDBError(code: ENOMEM) }
+            // LMDB unmaps the file before mapping it again at the new size, and cannot map it
+            // again at the old size when that fails: make sure the new size can be mapped first.
+            try Self.probeMapping(of: doubled)
+            try remap(to: doubled)
         }
     }
 
     /// Adopts the map size another process has grown the environment to (`MDB_MAP_RESIZED`).
     func adoptResizedMap() throws(LMDBError) {
         try gate.withExclusiveAccess { () throws(LMDBError) in
-            try LMDBError.check(mdb_env_set_mapsize(handle, 0))
+            try checkMapped()
+            try remap(to: 0)
         }
+    }
+
+    /// `mdb_env_set_mapsize`, holding the gate exclusively; a failure leaves the environment
+    /// without a map, which ``remapFailure`` records.
+    private func remap(to size: Int) throws(LMDBError) {
+        let result = mdb_env_set_mapsize(handle, size)
+        if result != MDB_SUCCESS {
+            remapFailure.store(result, ordering: .relaxed)
+        }
+        try LMDBError.check(result)
+    }
+
+    /// Throws when a remap failed and left the environment without a map; call it holding the
+    /// gate.
+    func checkMapped() throws(LMDBError) {
+        let failure = remapFailure.load(ordering: .relaxed)
+        guard failure == 0 else { throw LMDBError(code: failure) }
+    }
+
+    /// Throws when this process cannot map `size` more bytes now (an inaccessible reservation
+    /// of that size fails).
+    private static func probeMapping(of size: Int) throws(LMDBError) {
+        guard
+            let reservation = mmap(nil, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0),
+            reservation != MAP_FAILED
+        else { throw LMDBError(code: errno) }
+        munmap(reservation, size)
     }
 
     /// The current map size, page size, used extent and reader count.
     ///
     /// LMDB reads them from the meta pages, inside the map, so this keeps resizes out while it
     /// reads, as a transaction does: do not call it inside a transaction of this environment.
+    /// After a remap that failed and left no map, every figure but the page size is 0.
     package func info() -> Info {
         gate.enter()
         defer { gate.leave() }
@@ -325,6 +368,10 @@ package final class LMDBEnvironment: Sendable {
     /// the gate exclusively.
     private func unguardedInfo() -> Info {
         var info = MDB_envinfo()
+        // Without a map (a failed remap) LMDB would read unmapped meta pages: report zeros.
+        guard remapFailure.load(ordering: .relaxed) == 0 else {
+            return Info(mapSize: 0, pageSize: pageSize, lastPage: -1, lastTransactionID: 0, readers: 0)
+        }
         _ = mdb_env_info(handle, &info)
         return Info(
             mapSize: info.me_mapsize, pageSize: pageSize, lastPage: info.me_last_pgno,

@@ -63,6 +63,12 @@ package struct LMDBTransaction: ~Copyable {
         var clearedStaleReaders = false
         while true {
             environment.gate.enter()
+            do {
+                try environment.checkMapped()
+            } catch {
+                environment.gate.leave()
+                throw error
+            }
             let result = mdb_txn_begin(environment.handle, nil, readOnly ? UInt32(MDB_RDONLY) : 0, &transaction)
             if result == MDB_SUCCESS, let transaction {
                 self.environment = .passRetained(environment)
