@@ -145,10 +145,13 @@ extension MapResizeTests {
     func growthBeyondTheAddressSpace() async throws {
         try await withTemporaryDirectory { path in
             let log: ChangeLog
-            do {
+            do throws(ChangeLogError) {
                 log = try ChangeLog(path: path, options: .init(initialMapSize: 1 << 46))
             } catch {
-                return  // This process cannot map 64 TiB at all: nothing to test here.
+                // A process that cannot map 64 TiB at all is told so, naming the option.
+                #expect(error.code == .invalidArgument, "\(error)")
+                #expect(error.message.contains("initialMapSize"), "\(error)")
+                return
             }
             let first = try makeSnapshot(sections: 2, itemsPerSection: 5)
             _ = try await log.append(first)
