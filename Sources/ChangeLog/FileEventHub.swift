@@ -77,8 +77,11 @@ final class FileEventHub: Sendable {
         #endif
     }
 
-    /// The number of watches added and not yet removed, for tests.
-    var watchCount: Int { state.withLock { $0.handlers.values.reduce(0) { $0 + $1.count } } }
+    /// Whether `watch` is still in place: added, and neither removed nor dropped by the kernel
+    /// (whose file was deleted and freed).
+    func holds(_ watch: Watch) -> Bool {
+        state.withLock { $0.handlers[watch.descriptor]?[watch.token] != nil }
+    }
 
     /// Watches the file at `path` for modification; `nil` when the kernel refuses (the file
     /// does not exist, or the user's watch limit is reached).
@@ -120,6 +123,8 @@ final class FileEventHub: Sendable {
     private func deliverEvents() {
         #if os(Linux) || os(Android)
             var modified: Set<Int32> = []
+            // Watches the kernel dropped: their file was deleted and freed, or we removed them.
+            var dropped: Set<Int32> = []
             var overflowed = false
             let headerSize = MemoryLayout<inotify_event>.size
             var buffer = [UInt8](repeating: 0, count: 4096)
@@ -132,6 +137,8 @@ final class FileEventHub: Sendable {
                         let event = bytes.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
                         if event.mask & UInt32(IN_Q_OVERFLOW) != 0 {
                             overflowed = true
+                        } else if event.mask & UInt32(IN_IGNORED) != 0 {
+                            dropped.insert(event.wd)
                         } else if event.mask & UInt32(IN_MODIFY) != 0 {
                             modified.insert(event.wd)
                         }
@@ -140,6 +147,11 @@ final class FileEventHub: Sendable {
                 }
             }
             let handlers = state.withLock { state -> [Handler] in
+                // Forget a dropped watch's handlers, so that its number, if the kernel hands it
+                // out again, names only the new file (their watchers poll on).
+                for watchDescriptor in dropped {
+                    state.handlers[watchDescriptor] = nil
+                }
                 if overflowed {
                     return state.handlers.values.flatMap(\.values)
                 }

@@ -75,10 +75,25 @@ struct LogFileWatcherTests {
                 try await waitUntil { second.value > secondCount }
                 #expect(first.value == firstCount)
                 hub.remove(secondWatch)
+                #expect(!hub.holds(secondWatch))
                 try file.write(contentsOf: Data("z".utf8))
                 let afterRemoval = second.value
                 try await Task.sleep(for: .milliseconds(50))
                 #expect(second.value == afterRemoval)
+            }
+        }
+
+        @Test("the watch of a file that is deleted and freed is forgotten")
+        func deletedFile() async throws {
+            let hub = try #require(FileEventHub.shared)
+            try await withTemporaryDirectory { directory in
+                let path = directory + "/data.mdb"
+                _ = FileManager.default.createFile(atPath: path, contents: Data())
+                let watch = try #require(hub.watch(path) {})
+                #expect(hub.holds(watch))
+                try FileManager.default.removeItem(atPath: path)
+                try await waitUntil { !hub.holds(watch) }
+                hub.remove(watch)
             }
         }
     #endif
