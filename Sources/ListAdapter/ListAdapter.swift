@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Turns a ``ListDataSource`` into a stream of snapshots and the changes between them, and maps
 /// index paths to identifiers and items: ISListViewAdapter in Swift concurrency.
 ///
@@ -180,16 +182,35 @@ public final class ListAdapter<DataSource: ListDataSource> {
             let outcome = await withTaskExecutorPreference(diffExecutor) {
                 await Self.computeUpdate(of: source, from: base)
             }
-            // The data source was replaced while it was read: `setDataSource` requested a new diff.
-            guard sourceAttachment == attachment else { continue }
-            switch outcome {
-            case .success(let (newSnapshot, changes)):
-                deliver(newSnapshot, changes: changes, from: base)
-            case .failure(let error):
-                fail(error)
+            // When the data source was replaced while it was read, `setDataSource` requested a
+            // new diff and this one is dropped.
+            if sourceAttachment == attachment {
+                switch outcome {
+                case .success(let (newSnapshot, changes)):
+                    deliver(newSnapshot, changes: changes, from: base)
+                case .failure(let error):
+                    fail(error)
+                }
             }
+            // Free what this turn replaced (the previous snapshot) or dropped on the diff queue:
+            // freeing a large list costs about as much as building it, O(n), and the main actor
+            // must not wait for it.
+            Self.release(consume base, consume outcome, on: diffExecutor)
         }
         diffTask = nil
+    }
+
+    /// Drops the last references the main actor holds to `snapshot` and `outcome` on `executor`,
+    /// so that whatever they alone keep alive is freed there.
+    private nonisolated static func release(
+        _ snapshot: consuming Snapshot, _ outcome: consuming Result<(Snapshot, Changes), ListAdapterError>,
+        on executor: DiffExecutor
+    ) {
+        // Moved into a box the task empties: a copy left here (a capture, a parameter not consumed)
+        // is released when this function returns, possibly after the task ran, and would then be
+        // the one that frees.
+        let retired = RetiredValues((consume snapshot, consume outcome))
+        Task.detached(executorPreference: executor) { retired.drop() }
     }
 
     /// Reads `dataSource` and diffs `base` against it, off the main actor (on the task executor
@@ -234,5 +255,20 @@ public final class ListAdapter<DataSource: ListDataSource> {
     private func fail(_ error: ListAdapterError) {
         lastError = error
         notifyObservers { $0.listAdapter(self, didFail: error) }
+    }
+}
+
+/// Values handed to another task, which frees them by emptying the box (``drop()``).
+final class RetiredValues<Value: Sendable>: Sendable {
+    private let slot: Mutex<Value?>
+
+    init(_ value: consuming sending Value) {
+        slot = Mutex(Optional(consume value))
+    }
+
+    /// Frees the values here, unless another reference keeps them.
+    func drop() {
+        let value = slot.withLock { $0.take() }
+        _ = consume value
     }
 }
