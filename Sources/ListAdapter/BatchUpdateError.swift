@@ -35,7 +35,7 @@ public struct BatchUpdateError: Error, Hashable, Sendable, CustomStringConvertib
 }
 
 extension BatchUpdateError {
-    /// Renders a violation of FORMAT.md's rules in UIKit's words.
+    /// Renders a violation of the interchange format's rules in UIKit's words.
     package init(_ violation: ListChangesViolation) {
         switch violation {
         case let .sectionOutOfBounds(role, index, count, counterpart):

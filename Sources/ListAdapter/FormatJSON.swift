@@ -1,9 +1,9 @@
-// FORMAT.md's exact output: keys in FORMAT.md's order, every changes key present, a missing
+// The interchange format's exact output: keys in the format's order, every changes key present, a missing
 // summary omitted, no spaces. Identifiers and summaries are written as JSON strings through
 // their `description` (for `String`, the string itself).
 
 extension ListSnapshot where ItemID: LosslessStringConvertible, Summary: LosslessStringConvertible {
-    /// The snapshot as FORMAT.md's JSON on one line: `{"sections":[{"title":...,"items":[...]}]}`.
+    /// The snapshot as the interchange format's JSON on one line: `{"sections":[{"title":...,"items":[...]}]}`.
     /// - Complexity: O(*n*) in the size of the output.
     public func formatJSON() -> String {
         var writer = JSONWriter()
@@ -74,7 +74,7 @@ extension AnnotatedSnapshot where ItemID: LosslessStringConvertible, Summary: Lo
 }
 
 extension ListChanges where ItemID: LosslessStringConvertible, Summary: LosslessStringConvertible {
-    /// The changes as FORMAT.md's JSON on one line, every key present, in FORMAT.md's order.
+    /// The changes as the interchange format's JSON on one line, every key present, in the format's order.
     /// - Complexity: O(*n*) in the size of the output.
     public func formatJSON() -> String {
         var writer = JSONWriter()

@@ -1,6 +1,6 @@
 /// The position of an item: a section offset and an item offset inside that section, both 0-based.
 ///
-/// In FORMAT.md's JSON a path is the two-element array `[section, item]`.
+/// In the interchange format's JSON a path is the two-element array `[section, item]`.
 public struct ItemPath: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The 0-based offset of the section.
     public var section: Int
@@ -14,13 +14,13 @@ public struct ItemPath: Hashable, Comparable, Sendable, CustomStringConvertible 
         self.item = item
     }
 
-    /// Orders paths by section, then by item: the order of FORMAT.md's ascending path lists.
+    /// Orders paths by section, then by item: the order of the interchange format's ascending path lists.
     @inlinable
     public static func < (lhs: ItemPath, rhs: ItemPath) -> Bool {
         (lhs.section, lhs.item) < (rhs.section, rhs.item)
     }
 
-    /// The path as FORMAT.md writes it: `[section, item]`.
+    /// The path as the interchange format writes it: `[section, item]`.
     public var description: String { "[\(section), \(item)]" }
 }
 

@@ -1,7 +1,7 @@
-/// Writes FORMAT.md's JSON byte by byte: keys in the order the caller writes them, strings
+/// Writes the interchange format's JSON byte by byte: keys in the order the caller writes them, strings
 /// escaped per RFC 8259 (`"`, `\`, control characters), `/` and non-ASCII left as they are.
 ///
-/// Foundation's `JSONEncoder` does not keep key order on every platform, and FORMAT.md fixes
+/// Foundation's `JSONEncoder` does not keep key order on every platform, and the interchange format fixes
 /// the order, so the project's output goes through this writer.
 package struct JSONWriter: Sendable {
     /// The UTF-8 bytes written so far.

@@ -12,7 +12,7 @@ public struct ListAdapterUpdate<ItemID: Hashable & Sendable, Summary: Hashable &
     public let oldSnapshot: ListSnapshot<ItemID, Summary>
     /// What the adapter shows after this update.
     public let newSnapshot: ListSnapshot<ItemID, Summary>
-    /// The changes that take ``oldSnapshot`` to ``newSnapshot``, in FORMAT.md's batch semantics.
+    /// The changes that take ``oldSnapshot`` to ``newSnapshot``, in the interchange format's batch semantics.
     /// Empty when an invalidation found nothing changed.
     public let changes: ListChanges<ItemID, Summary>
     /// Whether this update is the transition to a new data source (``ListAdapter/setDataSource(_:)``).

@@ -1,7 +1,7 @@
-// FORMAT.md's changes JSON:
+// The interchange format's changes JSON:
 // {"sections": {"deleted": [...], "inserted": [...], "moved": [...]},
 //  "items": {"deleted": [...], "inserted": [...], "moved": [...], "updated": [...]}}
-// Encoding writes every key; on input a missing list means an empty one. For FORMAT.md's exact
+// Encoding writes every key; on input a missing list means an empty one. For the interchange format's exact
 // key order use `formatJSON()` (FormatJSON.swift).
 
 extension ListChanges.SectionInsertion: Codable where ItemID: Codable, Summary: Codable {
@@ -108,7 +108,7 @@ extension ListChanges: Codable where ItemID: Codable, Summary: Codable {
     private enum CodingKeys: String, CodingKey { case sections, items }
     private enum ListKeys: String, CodingKey { case deleted, inserted, moved, updated }
 
-    /// Decodes FORMAT.md's changes object; missing lists are empty.
+    /// Decodes the interchange format's changes object; missing lists are empty.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init()
@@ -127,7 +127,7 @@ extension ListChanges: Codable where ItemID: Codable, Summary: Codable {
         }
     }
 
-    /// Encodes FORMAT.md's changes object with every key, in FORMAT.md's order.
+    /// Encodes the interchange format's changes object with every key, in the format's order.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         var sections = container.nestedContainer(keyedBy: ListKeys.self, forKey: .sections)

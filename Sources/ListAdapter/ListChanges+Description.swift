@@ -42,7 +42,7 @@ extension ListChanges {
         return counts
     }
 
-    /// The operations in words, one line each, in FORMAT.md's order: sections deleted,
+    /// The operations in words, one line each, in the format's order: sections deleted,
     /// inserted, moved; items deleted, inserted, moved, updated.
     ///
     /// - Parameter old: the snapshot the changes apply to, to name what a removal removes; when

@@ -1,8 +1,8 @@
-// FORMAT.md's validity rules, checked in one place. `ListSnapshot.applying(_:)` renders a
+// The interchange format's validity rules, checked in one place. `ListSnapshot.applying(_:)` renders a
 // violation as a `ListChangesError`; `StrictListView` renders the same violation as a
 // `BatchUpdateError` in UIKit's words. One rule set, two renderings.
 
-/// The first validity rule of FORMAT.md that a ``ListChanges`` value breaks, with the values
+/// The first validity rule of the interchange format that a ``ListChanges`` value breaks, with the values
 /// needed to explain it.
 ///
 /// "Old" means *O*, the snapshot before the changes (deletions, the `from` of moves and
@@ -58,7 +58,7 @@ package enum ListChangesViolation: Hashable, Sendable {
 }
 
 /// Where each section of *O* goes in *N* and where each section of *N* comes from, following
-/// FORMAT.md's step 2. Only meaningful for changes whose section operations are valid.
+/// The interchange format's step 2. Only meaningful for changes whose section operations are valid.
 struct SectionPlacement {
     /// For each *N* offset, the *O* offset of the section there, or -1 for an inserted section.
     var oldOffsetOfNew: [Int]
@@ -69,7 +69,7 @@ struct SectionPlacement {
 }
 
 extension ListChanges {
-    /// Places the sections as FORMAT.md's step 2 does: inserted sections at their index, moved
+    /// Places the sections as the interchange format's step 2 does: inserted sections at their index, moved
     /// ones at their `to`, the other survivors in the free slots in their *O* order.
     ///
     /// Requires section operations that passed ``violation(oldItemCounts:newItemCounts:refusingUpdatesOfMovedItems:)``.
@@ -103,7 +103,7 @@ extension ListChanges {
         return placement
     }
 
-    /// The first validity rule of FORMAT.md that these changes break when applied to a snapshot
+    /// The first validity rule of the interchange format that these changes break when applied to a snapshot
     /// with `oldItemCounts`, or `nil` when they are valid.
     ///
     /// The rules: every *O* index or path is inside *O* and every *N* index or path inside the
@@ -118,7 +118,7 @@ extension ListChanges {
     ///   - newItemCounts: the number of items in each section of the result, as a data source
     ///     reports them. When given, the section and item counts must also balance as
     ///     `UITableView` requires; when `nil`, the result's counts are derived from the changes
-    ///     (FORMAT.md's steps 2 and 3), as ``ListSnapshot/applying(_:)`` needs.
+    ///     (the interchange format's steps 2 and 3), as ``ListSnapshot/applying(_:)`` needs.
     ///   - refusingUpdatesOfMovedItems: whether an update of a moved item is a violation.
     /// - Complexity: O(*s* + *c*) expected, where *s* counts the sections of both snapshots and
     ///   *c* the operations.
@@ -241,7 +241,7 @@ extension ListChanges {
             if let violation = checkNewSection(update.to, .updatedTo, counterpart: update.from) { return violation }
         }
 
-        // Item counts: what stays plus what arrives (FORMAT.md's step 3).
+        // Item counts: what stays plus what arrives (the interchange format's step 3).
         var deletedIn = [Int](repeating: 0, count: oldSectionCount)
         var movedOut = [Int](repeating: 0, count: oldSectionCount)
         var insertedIn = [Int](repeating: 0, count: newSectionCount)

@@ -4,7 +4,7 @@
 /// Everything that removes (deletions, the `from` of moves and updates) refers to *O*'s
 /// coordinates; everything that adds (insertions, the `to` of moves and updates) refers to *N*'s.
 /// Sections are identified by title, items by identifier. ``ListSnapshot/applying(_:)`` is the
-/// reference meaning of these operations (FORMAT.md, "Applying changes").
+/// reference meaning of these operations (the README's interchange format, "Applying changes").
 public struct ListChanges<ItemID: Hashable & Sendable, Summary: Hashable & Sendable>: Hashable, Sendable {
     /// The snapshot's section type.
     public typealias Section = ListSnapshot<ItemID, Summary>.Section

@@ -1,4 +1,4 @@
-/// The reason ``ListChanges`` cannot be applied to a snapshot: they break one of FORMAT.md's
+/// The reason ``ListChanges`` cannot be applied to a snapshot: they break one of the interchange format's
 /// validity rules, or they do not produce a valid snapshot.
 ///
 /// Such changes were computed for another snapshot, or were damaged on the way. Nothing is
@@ -31,7 +31,7 @@ public struct ListChangesError: Error, Hashable, Sendable, CustomStringConvertib
 }
 
 extension ListChangesError {
-    /// Renders a violation of FORMAT.md's rules in FORMAT.md's terms.
+    /// Renders a violation of the interchange format's rules in its terms.
     package init(_ violation: ListChangesViolation) {
         typealias Role = ListChangesViolation.Role
         switch violation {

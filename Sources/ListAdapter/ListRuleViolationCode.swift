@@ -1,4 +1,4 @@
-/// Which of FORMAT.md's validity rules (or UIKit's batch-update rules) a batch of changes breaks:
+/// Which of the interchange format's validity rules (or UIKit's batch-update rules) a batch of changes breaks:
 /// the code of both ``ListChangesError`` (from ``ListSnapshot/applying(_:)``) and
 /// ``BatchUpdateError`` (from ``StrictListView``), which render one rule set in two wordings.
 public struct ListRuleViolationCode: Hashable, Sendable, CustomStringConvertible {

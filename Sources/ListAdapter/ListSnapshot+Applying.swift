@@ -2,9 +2,9 @@ extension ListSnapshot {
     // `applying` is specialised for string identifiers and summaries, the log's and the tool's
     // types: the generic body was three times slower through its metadata lookups (`verify`).
 
-    /// The snapshot that `changes` produce from this one: FORMAT.md's reference `apply`.
+    /// The snapshot that `changes` produce from this one: the interchange format's reference `apply`.
     ///
-    /// The changes are first checked against FORMAT.md's validity rules, then applied in its
+    /// The changes are first checked against the interchange format's validity rules, then applied in its
     /// four steps:
     /// 1. Removals, in this snapshot's coordinates: the deleted sections go, with their items;
     ///    in every other section the deleted items and the `from` of every moved item go, the

@@ -1,9 +1,9 @@
-// FORMAT.md's snapshot JSON: {"sections": [{"title": ..., "items": [{"id": ..., "summary": ...}]}]}.
+// The interchange format's snapshot JSON: {"sections": [{"title": ..., "items": [{"id": ..., "summary": ...}]}]}.
 // Decoding ignores unknown keys. A key named twice in one object is up to the decoder:
 // Foundation's JSONDecoder keeps one of the values without a word. ChangeLog's
 // `SnapshotImporter` (behind `replay import`) and `replay diff` check the text for repeated keys
 // first; use them for untrusted text. Encoding omits a missing summary; the key order of the output is
-// up to the encoder (Foundation's JSONEncoder reorders keys on Linux), so the exact FORMAT.md
+// up to the encoder (Foundation's JSONEncoder reorders keys on Linux), so the exact interchange-format
 // output comes from `formatJSON()` (FormatJSON.swift).
 
 extension ListSnapshot.Item: Codable where ItemID: Codable, Summary: Codable {

@@ -1,5 +1,5 @@
 extension ListSnapshot {
-    /// The changes that take this snapshot to `new`, in FORMAT.md's batch semantics.
+    /// The changes that take this snapshot to `new`, in the interchange format's batch semantics.
     ///
     /// Sections are matched by title and items by identifier. Sections are diffed first: titles
     /// only in this snapshot are deleted, titles only in `new` are inserted with all of their

@@ -22,13 +22,13 @@
 /// ``ListChanges/splitForUIKit()`` splits the changes, and
 /// ``performBatchUpdatesDeferringReconfigures(_:resultingIn:)`` applies the batch and then the
 /// reconfigures, as such a renderer does. In ``Strictness-swift.enum/format`` mode the view
-/// checks FORMAT.md's rules only and accepts updates of moved items in the batch.
+/// checks the interchange format's rules only and accepts updates of moved items in the batch.
 public struct StrictListView<ItemID: Hashable & Sendable, Summary: Hashable & Sendable>: ListRenderer, Sendable {
     /// Which rules the view enforces.
     public enum Strictness: Hashable, Sendable {
-        /// UIKit's rules: FORMAT.md's, and no reload of an item that moves in the same batch.
+        /// UIKit's rules: the interchange format's, and no reload of an item that moves in the same batch.
         case uiKit
-        /// FORMAT.md's validity rules only.
+        /// The interchange format's validity rules only.
         case format
     }
 
@@ -71,7 +71,7 @@ public struct StrictListView<ItemID: Hashable & Sendable, Summary: Hashable & Se
     /// Checks the batch `changes` as `UITableView` does and applies it to what the view shows.
     ///
     /// - Parameters:
-    ///   - changes: the batch, in FORMAT.md's batch-update semantics.
+    ///   - changes: the batch, in the interchange format's batch-update semantics.
     ///   - snapshot: what the data source reports after the update.
     /// - Throws: ``BatchUpdateError`` in UIKit's words, for the first broken rule; the view is
     ///   then unchanged.
