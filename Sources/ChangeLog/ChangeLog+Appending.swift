@@ -11,7 +11,7 @@ extension ChangeLog {
         /// `changes(to:)`.
         public var changes: LogChanges?
         /// Whether to check that ``changes`` take the previous snapshot to ``snapshot`` before
-        /// storing them (FORMAT.md's `apply`); ignored when ``changes`` is `nil`.
+        /// storing them (the interchange format's `apply`); ignored when ``changes`` is `nil`.
         public var verifiesChanges: Bool
 
         /// An entry whose changes the log computes from the previous revision's snapshot.

@@ -6,7 +6,7 @@ extension ChangeLog {
 
     /// Proves that the log is what it claims: for each revision *r* of `range`, that its record
     /// and its snapshot's chunks pass their checksums and decode, that its changes are valid for
-    /// the snapshot of *r* − 1 under FORMAT.md's rules (the rule check of
+    /// the snapshot of *r* − 1 under the interchange format's rules (the rule check of
     /// `ListSnapshot.applying(_:)`, which `StrictListView` in `.format` mode shares), and that
     /// applying them to that snapshot gives *r*'s stored snapshot exactly (sections, items and
     /// summaries, in order).

@@ -1,7 +1,7 @@
 import ListAdapter
 
 /// The log's three databases in its LMDB environment, and the operations that run inside one
-/// of its transactions (RECORD-FORMAT.md describes the layout).
+/// of its transactions (RecordFormat.md describes the layout).
 ///
 /// Inside a transaction, LMDB failures propagate as ``LMDBError`` (so that
 /// ``LMDBEnvironment/write(_:)`` can grow the map and redo) and everything else as

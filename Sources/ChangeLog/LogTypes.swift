@@ -1,7 +1,7 @@
 import ListAdapter
 
 /// The snapshots a ``ChangeLog`` stores: identifiers, section titles and summaries as strings,
-/// exactly as FORMAT.md writes them.
+/// exactly as the interchange format writes them.
 public typealias LogSnapshot = ListSnapshot<String, String>
 
 /// The changes a ``ChangeLog`` stores between two ``LogSnapshot``s.

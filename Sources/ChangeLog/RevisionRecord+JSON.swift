@@ -1,7 +1,7 @@
 import Foundation
 import ListAdapter
 
-// FORMAT.md's revision line:
+// The interchange format's revision line:
 // {"revision": 1, "time": "2026-11-20T10:00:00.000Z", "meta": {}, "snapshot": {...}, "changes": {...}}
 // Keys are written in that order, meta keys sorted; unknown keys are ignored on input.
 
@@ -10,8 +10,8 @@ extension RevisionRecord: Codable {
         case revision, time, meta, snapshot, changes
     }
 
-    /// Decodes FORMAT.md's revision object; `meta` is optional, `time` is ISO 8601 UTC with
-    /// optional fractional seconds (kept to the millisecond).
+    /// Decodes the interchange format's revision object; `meta` is optional, `time` is ISO 8601 UTC
+    /// with optional fractional seconds (kept to the millisecond).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let time = try container.decode(String.self, forKey: .time)
@@ -29,9 +29,9 @@ extension RevisionRecord: Codable {
             changes: try container.decode(LogChanges.self, forKey: .changes))
     }
 
-    /// Encodes FORMAT.md's revision object. Keys are handed over in FORMAT.md's order, but the
-    /// encoder decides the output order (Foundation's `JSONEncoder` on Linux does not keep it):
-    /// use ``jsonLine()`` for FORMAT.md's exact output.
+    /// Encodes the interchange format's revision object. Keys are handed over in the interchange
+    /// format's order, but the encoder decides the output order (Foundation's `JSONEncoder` on
+    /// Linux does not keep it): use ``jsonLine()`` for the interchange format's exact output.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(revision, forKey: .revision)
@@ -41,7 +41,8 @@ extension RevisionRecord: Codable {
         try container.encode(changes, forKey: .changes)
     }
 
-    /// The record as one line of FORMAT.md's JSON Lines, without the trailing newline:
+    /// The record as one line of the interchange format's JSON Lines, without the trailing
+    /// newline:
     /// `{"revision":1,"time":"2026-11-20T10:00:00.000Z","meta":{},"snapshot":{...},"changes":{...}}`,
     /// keys in that order, meta keys sorted, no spaces.
     ///

@@ -4,8 +4,8 @@ import ListAdapter
 /// One revision of a ``ChangeLog``: its number, when it was appended, its annotations, its
 /// snapshot and the changes from the previous revision's snapshot to this one's.
 ///
-/// ``jsonLine()`` writes it as FORMAT.md's revision line. Values read from the log are exactly
-/// what was appended, with the time rounded down to the millisecond.
+/// ``jsonLine()`` writes it as the interchange format's revision line. Values read from the log are
+/// exactly what was appended, with the time rounded down to the millisecond.
 public struct RevisionRecord: Hashable, Sendable {
     /// The revision number: 1 for the first revision, with no gaps.
     public var revision: UInt64

@@ -55,8 +55,8 @@ public struct VerificationFailure: Error, Sendable, CustomStringConvertible {
 
         private init(_ name: String) { self.name = name }
 
-        /// The revision's changes break FORMAT.md's validity rules for the previous snapshot (the
-        /// rules `UITableView` enforces), or do not apply to it.
+        /// The revision's changes break the interchange format's validity rules for the previous
+        /// snapshot (the rules `UITableView` enforces), or do not apply to it.
         public static let invalidChanges = Code("invalidChanges")
         /// The changes apply, but the result is not the revision's stored snapshot.
         public static let snapshotMismatch = Code("snapshotMismatch")

@@ -2,7 +2,7 @@ import ArgumentParser
 import ChangeLog
 import Foundation
 
-/// `replay export`: FORMAT.md revision lines, oldest first.
+/// `replay export`: interchange-format revision lines, oldest first.
 struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",

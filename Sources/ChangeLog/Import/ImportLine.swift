@@ -1,7 +1,7 @@
 import ListAdapter
 
-/// One line of an import: a snapshot line (FORMAT.md's snapshot, with optional `meta`), or a
-/// revision line as `replay export` writes it, so that an export imports back.
+/// One line of an import: a snapshot line (the interchange format's snapshot, with optional
+/// `meta`), or a revision line as `replay export` writes it, so that an export imports back.
 ///
 /// A revision line gives its `snapshot` and `meta`. Its number, time and changes are not
 /// taken: the log numbers the revision after its latest, stamps it with the time of the

@@ -1,9 +1,9 @@
 /// Tells JSON text that is not UTF-8 from UTF-8 text, before it is decoded.
 ///
-/// FORMAT.md's JSON is UTF-8, but Foundation's `JSONDecoder` also detects and decodes UTF-16 and
-/// UTF-32 by itself, while ``JSONDuplicateKeys`` reads UTF-8 only: a UTF-16 object that names a
-/// key twice would decode with one of the two values and pass the duplicate check. Text that is
-/// not UTF-8 is therefore refused before it is decoded.
+/// The interchange format's JSON is UTF-8, but Foundation's `JSONDecoder` also detects and decodes
+/// UTF-16 and UTF-32 by itself, while ``JSONDuplicateKeys`` reads UTF-8 only: a UTF-16 object that
+/// names a key twice would decode with one of the two values and pass the duplicate check. Text
+/// that is not UTF-8 is therefore refused before it is decoded.
 ///
 /// UTF-16 and UTF-32 are told by their byte order marks, or without one by where the NUL bytes
 /// of the first characters fall (JSON text starts with an ASCII character; RFC 4627, section 3).

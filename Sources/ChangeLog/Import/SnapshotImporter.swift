@@ -1,8 +1,8 @@
 import Foundation
 import ListAdapter
 
-/// Appends snapshots read as FORMAT.md's JSON Lines (one snapshot, with optional `meta`, per
-/// line) to a ``ChangeLog``, one revision per line: what `replay import` does.
+/// Appends snapshots read as the interchange format's JSON Lines (one snapshot, with optional
+/// `meta`, per line) to a ``ChangeLog``, one revision per line: what `replay import` does.
 ///
 /// A line may also be a revision line as `replay export` writes it, so that an export imports
 /// back: its `snapshot` and `meta` are appended; the log numbers, stamps and diffs the revision
@@ -10,7 +10,7 @@ import ListAdapter
 ///
 /// Every line is decoded and checked before anything is appended: a bad line stops the import
 /// with a ``SnapshotImportError`` naming the line, and nothing of the input is appended
-/// (FORMAT.md), unless ``Options/skipInvalid`` asks to report bad lines and go on. One
+/// (the interchange format), unless ``Options/skipInvalid`` asks to report bad lines and go on. One
 /// transaction then appends every line, or with ``Options/commitEvery`` one transaction per *N*
 /// lines, so that an import interrupted while appending (a signal, a crash, a full disk) keeps
 /// a gap-free prefix.

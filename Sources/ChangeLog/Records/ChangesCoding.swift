@@ -1,6 +1,6 @@
 import ListAdapter
 
-// The changes block of a revision record (RECORD-FORMAT.md, "Changes"). Offsets are
+// The changes block of a revision record (RecordFormat.md, "Changes"). Offsets are
 // zigzag-signed so that any ListChanges value, even an invalid one handed to
 // ChangeLog.append(_:changes:...), is stored exactly as given.
 

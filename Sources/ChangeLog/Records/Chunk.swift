@@ -1,6 +1,6 @@
 import ListAdapter
 
-/// One stored piece of a snapshot (RECORD-FORMAT.md, "Chunks"): a run of items, a section, or a
+/// One stored piece of a snapshot (RecordFormat.md, "Chunks"): a run of items, a section, or a
 /// run of sections. Chunks are immutable once written and shared by every revision whose
 /// snapshot contains them.
 enum Chunk: Hashable, Sendable {

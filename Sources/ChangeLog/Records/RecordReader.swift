@@ -8,7 +8,7 @@ struct RecordDecodingError: Error, Hashable, Sendable, CustomStringConvertible {
     var description: String { "\(reason) at byte \(offset)" }
 }
 
-/// Reads the primitives of RECORD-FORMAT.md from a byte buffer, checking every bound: malformed
+/// Reads the primitives of RecordFormat.md from a byte buffer, checking every bound: malformed
 /// input is a ``RecordDecodingError``, never a trap.
 struct RecordReader {
     private let bytes: UnsafeRawBufferPointer

@@ -1,4 +1,4 @@
-/// Appends the primitives of RECORD-FORMAT.md to a byte buffer.
+/// Appends the primitives of RecordFormat.md to a byte buffer.
 struct RecordWriter {
     /// The bytes written so far.
     private(set) var bytes: [UInt8] = []

@@ -1,6 +1,6 @@
 import ListAdapter
 
-/// What a revision record stores (RECORD-FORMAT.md, "Revision records"): everything about a
+/// What a revision record stores (RecordFormat.md, "Revision records"): everything about a
 /// revision except the snapshot's content, which lives in chunks the record points to.
 struct RevisionRecordBody: Hashable, Sendable {
     /// The record format this library writes and reads.

@@ -44,7 +44,7 @@ struct LatestRevision: Sendable {
 }
 
 /// The size of a snapshot's plain binary encoding, without any chunking: the section count,
-/// then for each section its title, item count and items, with RECORD-FORMAT.md's primitives.
+/// then for each section its title, item count and items, with RecordFormat.md's primitives.
 /// This is the yardstick for the storage a revision costs.
 package func plainEncodedSize(of snapshot: LogSnapshot) -> Int {
     var writer = RecordWriter(capacity: 1 << 16)

@@ -33,7 +33,8 @@ public final class TextListRenderer: ListRenderer {
     /// Applies `changes` (they must take what is shown to `snapshot`) and prints the result.
     ///
     /// - Throws: ``BatchUpdateError`` when the changes are not valid for what is shown, or do
-    ///   not lead to `snapshot` (FORMAT.md's rules, as ``StrictListView`` checks them).
+    ///   not lead to `snapshot` (the interchange format's rules, as ``StrictListView`` checks
+    ///   them).
     public func performBatchUpdates(_ changes: LogChanges, resultingIn snapshot: LogSnapshot) throws {
         try view.performBatchUpdates(changes, resultingIn: snapshot)
         write("\(header)batch: \(changes.counts)")
@@ -57,7 +58,7 @@ public final class TextListRenderer: ListRenderer {
 
 /// A renderer for renderers in other languages: one JSON object per reload or batch, on one
 /// line each: `{"revision":3,"reload":{"sections":[...]}}` or
-/// `{"revision":4,"changes":{...}}` (FORMAT.md's snapshot and changes JSON).
+/// `{"revision":4,"changes":{...}}` (the interchange format's snapshot and changes JSON).
 public final class JSONLinesRenderer: ListRenderer {
     /// The identifiers' type: strings, as the log stores them.
     public typealias ItemID = String
