@@ -16,7 +16,7 @@ import Synchronization
 let revisionsPerSecond = BenchmarkMetric.custom("revisions/s", polarity: .prefersLarger, useScalingFactor: false)
 let storedBytesPerSecond = BenchmarkMetric.custom("stored kB/s", polarity: .prefersLarger, useScalingFactor: false)
 let jsonBytesPerSecond = BenchmarkMetric.custom(
-    "FORMAT.md JSON kB/s", polarity: .prefersLarger, useScalingFactor: false)
+    "interchange JSON kB/s", polarity: .prefersLarger, useScalingFactor: false)
 let bytesPerRevision = BenchmarkMetric.custom("bytes/revision", polarity: .prefersSmaller, useScalingFactor: false)
 let valueBytes = BenchmarkMetric.custom("bytes/put", polarity: .prefersSmaller, useScalingFactor: false)
 let latencyMicroseconds = BenchmarkMetric.custom("latency (μs)", polarity: .prefersSmaller, useScalingFactor: false)
@@ -200,7 +200,7 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     Benchmark(
-        "raw LMDB: \(revisionsPerBatch) puts in one durable transaction, FORMAT.md JSON bytes of a revision",
+        "raw LMDB: \(revisionsPerBatch) puts in one durable transaction, interchange-format JSON bytes of a revision",
         configuration: .init(
             metrics: [.wallClock, revisionsPerSecond, jsonBytesPerSecond, valueBytes], timeUnits: .milliseconds,
             maxIterations: 20)
