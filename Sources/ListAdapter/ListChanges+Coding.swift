@@ -108,17 +108,18 @@ extension ListChanges: Codable where ItemID: Codable, Summary: Codable {
     private enum CodingKeys: String, CodingKey { case sections, items }
     private enum ListKeys: String, CodingKey { case deleted, inserted, moved, updated }
 
-    /// Decodes the interchange format's changes object; missing lists are empty.
+    /// Decodes the interchange format's changes object; missing lists are empty, and so are
+    /// lists given as `null`, whether one list or the whole `sections` or `items` object.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init()
-        if container.contains(.sections) {
+        if container.contains(.sections), try !container.decodeNil(forKey: .sections) {
             let sections = try container.nestedContainer(keyedBy: ListKeys.self, forKey: .sections)
             deletedSections = try sections.decodeIfPresent([Int].self, forKey: .deleted) ?? []
             insertedSections = try sections.decodeIfPresent([SectionInsertion].self, forKey: .inserted) ?? []
             movedSections = try sections.decodeIfPresent([SectionMove].self, forKey: .moved) ?? []
         }
-        if container.contains(.items) {
+        if container.contains(.items), try !container.decodeNil(forKey: .items) {
             let items = try container.nestedContainer(keyedBy: ListKeys.self, forKey: .items)
             deletedItems = try items.decodeIfPresent([ItemPath].self, forKey: .deleted) ?? []
             insertedItems = try items.decodeIfPresent([ItemInsertion].self, forKey: .inserted) ?? []

@@ -98,6 +98,19 @@ struct CodingTests {
         #expect(annotated == AnnotatedSnapshot(meta: ["k": "v"], snapshot: makeSnapshot([("A", [])])))
     }
 
+    @Test("a missing or null list of changes is empty, and so is a missing or null sections or items object")
+    func missingAndNullLists() throws {
+        for json in [
+            "{}", #"{"sections": null, "items": null}"#, #"{"sections": {}, "items": {}}"#,
+            #"{"sections": {"deleted": null, "inserted": null, "moved": null}, "items": {"updated": null}}"#,
+        ] {
+            #expect(try JSONDecoder().decode(StringChanges.self, from: Data(json.utf8)) == StringChanges(), "\(json)")
+        }
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(StringChanges.self, from: Data(#"{"sections": []}"#.utf8))
+        }
+    }
+
     @Test("an item without a summary is written without the key, and reads back as having none")
     func absentSummaries() throws {
         let changes = StringChanges(
