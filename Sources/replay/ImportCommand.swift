@@ -15,7 +15,7 @@ struct ImportCommand: AsyncParsableCommand {
             metadata are appended, with a new number, time and changes.
 
             Every line is checked before anything is appended: a bad line (not JSON, a missing \
-            or mistyped field, a duplicate title or id, a key named twice in one object) stops \
+            or mistyped field, a duplicate title or id, a key it reads named twice in one object) stops \
             the import with an error naming the line, and nothing of the file is appended, \
             unless --skip-invalid is given. The lines are then appended in one transaction, or \
             with --commit-every N in one per N lines. Creates the log when it does not exist.

@@ -8,7 +8,7 @@ enum SnapshotFile {
     static func read(_ path: String) throws -> ListSnapshot<String, String> {
         let data = try readInput(path)
         do {
-            return try CheckedJSON.decode(ListSnapshot<String, String>.self, from: data)
+            return try CheckedJSON.decode(ListSnapshot<String, String>.self, from: data, reading: .snapshot)
         } catch {
             throw InputError("\(path): \(error)")
         }

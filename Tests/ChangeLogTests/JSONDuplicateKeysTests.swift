@@ -47,6 +47,40 @@ struct JSONDuplicateKeysTests {
         #expect(JSONDuplicateKeys.first(in: Data(json.utf8)) == .init(key: key, path: path))
     }
 
+    /// Unknown keys are ignored on input, and so is whatever they hold: a key repeated there
+    /// says nothing twice about what is read.
+    static let schemaCases: [(json: String, keys: JSONKeys, found: JSONDuplicateKeys.Duplicate?)] = [
+        (#"{"sections": [], "x": {"a": 1, "a": 2}}"#, .importLine, nil),
+        (#"{"sections": [], "x": 1, "x": 2}"#, .importLine, nil),
+        (
+            #"{"sections": [{"title": "A", "n": [{"b": 1, "b": 2}], "items": [{"id": "a", "q": 1, "q": 2}]}]}"#,
+            .snapshot, nil
+        ),
+        (
+            #"{"sections": [{"title": "A", "items": [{"id": "a", "id": "b"}]}], "x": {"a": 1, "a": 2}}"#, .snapshot,
+            .init(key: "id", path: "sections[0].items[0]")
+        ),
+        (#"{"sections": [], "sections": []}"#, .snapshot, .init(key: "sections", path: "(top level)")),
+        // meta is read as a map by an import (every key counts) and not at all by a snapshot file.
+        (#"{"meta": {"k": "1", "k": "2"}, "sections": []}"#, .importLine, .init(key: "k", path: "meta")),
+        (#"{"meta": {"k": "1", "k": "2"}, "sections": []}"#, .snapshot, nil),
+        // A revision line: its snapshot is read, its changes are not.
+        (#"{"revision": 1, "changes": {"items": {}, "items": {}}, "snapshot": {"sections": []}}"#, .importLine, nil),
+        (
+            #"{"revision": 1, "snapshot": {"sections": [{"title": "A", "title": "B", "items": []}]}}"#, .importLine,
+            .init(key: "title", path: "snapshot.sections[0]")
+        ),
+    ]
+
+    @Test("only keys the decoder reads count: repeated unknown keys, and keys inside them, are ignored")
+    func schemas() {
+        for (json, keys, found) in Self.schemaCases {
+            #expect(JSONDuplicateKeys.first(in: Data(json.utf8), reading: keys) == found, "\(json)")
+            // Read whole, every one of them holds a repeated key.
+            #expect(JSONDuplicateKeys.first(in: Data(json.utf8)) != nil, "\(json)")
+        }
+    }
+
     @Test("random documents: none in what JSONSerialization writes from dictionaries, and a repeated key is found")
     func randomDocuments() throws {
         var random = SeededGenerator(seed: 20_261_122)

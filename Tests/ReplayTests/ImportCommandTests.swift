@@ -84,14 +84,14 @@ struct ImportCommandTests {
         #expect(try ChangeLog(path: log, options: .init(createIfMissing: false)).latestRevision == 1)
     }
 
-    @Test("unknown keys are ignored at every level of a snapshot line and of a revision line")
+    @Test("unknown keys are ignored at every level of a snapshot line and of a revision line, repeated or not")
     func unknownKeys() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let log = directory.path("app.lmdb")
         let input = """
-            {"v": 2, "meta": {"commit": "c1"}, "extra": {"a": [1, {"b": null}]}, "sections": [{"title": "A", "n": 1, "items": [{"id": "a", "summary": "s", "x": {}}]}]}
-            {"revision": 9, "note": "n", "meta": {"commit": "c2"}, "snapshot": {"sections": [{"title": "B", "items": [{"id": "b", "y": []}]}], "z": true}}
+            {"v": 2, "meta": {"commit": "c1"}, "extra": {"a": [1, {"b": null, "b": 1}]}, "v": 3, "sections": [{"title": "A", "n": 1, "items": [{"id": "a", "summary": "s", "x": {}, "x": 2}]}]}
+            {"revision": 9, "note": "n", "meta": {"commit": "c2"}, "changes": {"items": {}, "items": {}}, "snapshot": {"sections": [{"title": "B", "items": [{"id": "b", "y": []}]}], "z": true}}
 
             """
         let result = try ToolRunner.run(["import", "-", "--log", log], input: input)

@@ -11,8 +11,10 @@ package enum CheckedJSON {
     }
 
     /// Decodes a `T` from `json`, refusing text that is not UTF-8 before decoding it and
-    /// repeated keys after.
-    package static func decode<T: Decodable>(_ type: T.Type, from json: Data) throws(Problem) -> T {
+    /// repeated keys after: the repeated keys among `keys`, those `T`'s decoding reads.
+    package static func decode<T: Decodable>(_ type: T.Type, from json: Data, reading keys: JSONKeys) throws(Problem)
+        -> T
+    {
         if let notUTF8 = JSONTextEncoding.notUTF8(json) {
             throw Problem(description: notUTF8.description)
         }
@@ -24,7 +26,7 @@ package enum CheckedJSON {
         } catch {
             throw Problem(description: String(describing: error))
         }
-        if let duplicate = JSONDuplicateKeys.first(in: json) {
+        if let duplicate = JSONDuplicateKeys.first(in: json, reading: keys) {
             throw Problem(description: duplicate.description)
         }
         return value

@@ -2,7 +2,8 @@ import Foundation
 
 /// Finds an object in a JSON text that names the same key twice. `JSONDecoder` keeps one of the
 /// two values without a word; an input that says two things about one field is refused instead
-/// (RFC 8259 leaves such objects to each parser, I-JSON forbids them).
+/// (RFC 8259 leaves such objects to each parser, I-JSON forbids them). Only the keys a decoder
+/// reads count (``JSONKeys``): unknown keys are ignored on input, repeated or not.
 ///
 /// Keys are compared as strings of code points, after their escapes are decoded: `"id"` and
 /// `"\u0069d"` are the same key, and so are two spellings of an escaped surrogate pair.
@@ -26,11 +27,12 @@ package enum JSONDuplicateKeys {
     /// none. Call it on text that parses as JSON: on anything else it returns `nil`. It reads
     /// UTF-8 only: refuse other text first with ``JSONTextEncoding/notUTF8(_:)``.
     ///
+    /// - Parameter keys: the keys a decoder reads; a key repeated elsewhere is not reported.
     /// - Complexity: O(*n*) for *n* bytes, plus O(*k*²) comparisons of the keys of an object
     ///   with *k* keys.
-    package static func first(in json: Data) -> Duplicate? {
+    package static func first(in json: Data, reading keys: JSONKeys = .everything) -> Duplicate? {
         json.withUnsafeBytes { raw in
-            var scanner = Scanner(raw.bindMemory(to: UInt8.self))
+            var scanner = Scanner(raw.bindMemory(to: UInt8.self), schema: keys)
             return scanner.firstDuplicate()
         }
     }
@@ -56,11 +58,16 @@ private struct Scanner {
     let bytes: UnsafeBufferPointer<UInt8>
     var position = 0
     var containers: [Container] = []
+    /// The schema of each open container, parallel to ``containers``.
+    var schemas: [JSONKeys] = []
+    /// The schema of the document.
+    let schema: JSONKeys
     /// The keys of every open object, innermost last.
     var keys: [Key] = []
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    init(_ bytes: UnsafeBufferPointer<UInt8>, schema: JSONKeys) {
         self.bytes = bytes
+        self.schema = schema
         // A UTF-8 byte order mark, which JSONDecoder accepts.
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
             position = 3
@@ -75,22 +82,22 @@ private struct Scanner {
             switch bytes[position] {
             case UInt8(ascii: "{"):
                 position += 1
-                containers.append(.object(firstKey: keys.count))
+                open(.object(firstKey: keys.count))
                 skipWhitespace()
                 if peek(UInt8(ascii: "}")) {
                     position += 1
-                    containers.removeLast()
+                    close()
                 } else {
                     if let duplicate = readKey() { return duplicate }
                     continue
                 }
             case UInt8(ascii: "["):
                 position += 1
-                containers.append(.array(index: 0))
+                open(.array(index: 0))
                 skipWhitespace()
                 if peek(UInt8(ascii: "]")) {
                     position += 1
-                    containers.removeLast()
+                    close()
                 } else {
                     continue
                 }
@@ -119,9 +126,30 @@ private struct Scanner {
                 if case .object(let firstKey) = container {
                     keys.removeSubrange(firstKey...)
                 }
-                containers.removeLast()
+                close()
             }
         }
+    }
+
+    /// Opens `container` as the value at the current place, with the schema of that place.
+    private mutating func open(_ container: Container) {
+        let schema: JSONKeys
+        switch (containers.last, schemas.last) {
+        case (.object?, let parent?):
+            // The value of the object's last key.
+            schema = parent.value(of: String(decoding: decoded(keys[keys.count - 1]), as: UTF8.self))
+        case (.array?, let parent?):
+            schema = parent
+        default:
+            schema = self.schema
+        }
+        containers.append(container)
+        schemas.append(schema)
+    }
+
+    private mutating func close() {
+        containers.removeLast()
+        schemas.removeLast()
     }
 
     /// Reads the key at the current position of the innermost object and the colon after it;
@@ -131,9 +159,12 @@ private struct Scanner {
         guard case .object(let firstKey) = containers.last, peek(UInt8(ascii: "\"")),
             let key = skipString()
         else { return nil }
-        for earlier in keys[firstKey...] where same(earlier, key) {
-            return JSONDuplicateKeys.Duplicate(
-                key: String(decoding: decoded(key), as: UTF8.self), path: path())
+        if keys[firstKey...].contains(where: { same($0, key) }) {
+            let text = String(decoding: decoded(key), as: UTF8.self)
+            // A key the decoder ignores may be repeated: it is ignored, whatever it holds.
+            if schemas.last?.reads(text) ?? true {
+                return JSONDuplicateKeys.Duplicate(key: text, path: path())
+            }
         }
         keys.append(key)
         skipWhitespace()

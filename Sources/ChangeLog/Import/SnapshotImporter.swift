@@ -71,7 +71,7 @@ public struct SnapshotImporter: Sendable {
         -> AnnotatedSnapshot<String, String>
     {
         do {
-            return try CheckedJSON.decode(ImportLine.self, from: Data(line)).annotated
+            return try CheckedJSON.decode(ImportLine.self, from: Data(line), reading: .importLine).annotated
         } catch {
             throw SnapshotImportError(line: lineNumber, problem: error.description)
         }
