@@ -18,6 +18,15 @@ import Foundation
 //   ChangeLogWorker hold-readers --log PATH --count N
 //       begins N read transactions through LMDB's C API, prints `holding N`, and waits to be
 //       killed: the reader slots of a process that died reading
+//   ChangeLogWorker hold-writer --log PATH
+//       begins a write transaction through LMDB's C API, writes into it, prints `holding`, and
+//       waits to be killed: LMDB's writer lock held by a dead process
+//   ChangeLogWorker write --log PATH --content-seed S [--items K] [--batch B] [--import T]
+//         [--drop-every D] [--keep K] [--durability durable|noMetaSync|noSync] [--map-size M]
+//         [--reopen-every N] [--transactions N] [--pause-ms P] [--writer W] [--stop-file PATH]
+//       appends revision r as CrashContent's snapshot for (S, r), B revisions per transaction
+//       (or T transactions of B through SnapshotImporter), drops all but the last K revisions
+//       every D transactions, and prints a line after each committed step (see WriteCommand.swift)
 
 /// Writes `line` and a newline to standard output at once.
 func emit(_ line: String) {
@@ -80,6 +89,34 @@ if arguments.command == "hold-readers" {
     emit("holding \(count)")
     while true { sleep(60) }
 }
+if arguments.command == "hold-writer" {
+    var environment: OpaquePointer?
+    var transaction: OpaquePointer?
+    var database: MDB_dbi = 0
+    guard mdb_env_create(&environment) == MDB_SUCCESS,
+        mdb_env_set_maxdbs(environment, 4) == MDB_SUCCESS,
+        mdb_env_open(environment, arguments.string("log"), UInt32(MDB_NOTLS), 0o644) == MDB_SUCCESS,
+        mdb_txn_begin(environment, nil, 0, &transaction) == MDB_SUCCESS,
+        mdb_dbi_open(transaction, "meta", 0, &database) == MDB_SUCCESS
+    else { fail("cannot begin a write transaction at \(arguments.string("log"))") }
+    var bytes: [UInt8] = Array("left by a dead writer".utf8)
+    let result = bytes.withUnsafeMutableBytes { buffer in
+        var key = MDB_val(mv_size: buffer.count, mv_data: buffer.baseAddress)
+        var value = MDB_val(mv_size: buffer.count, mv_data: buffer.baseAddress)
+        return mdb_put(transaction, database, &key, &value, 0)
+    }
+    guard result == MDB_SUCCESS else { fail("put: \(String(cString: mdb_strerror(result)))") }
+    emit("holding")
+    while true { sleep(60) }
+}
+if arguments.command == "write" {
+    do {
+        try await runWrite(arguments)
+    } catch {
+        fail("\(error)")
+    }
+    exit(0)
+}
 do {
     let log = try ChangeLog(
         path: arguments.string("log"),
@@ -128,7 +165,9 @@ do {
         emit("descriptors \(descriptors) \(peak.descriptors)")
         emit("threads \(threads) \(peak.threads)")
     default:
-        fail("unknown command \(arguments.command); use append, subscribe or resubscribe", status: 2)
+        fail(
+            "unknown command \(arguments.command); use append, subscribe, resubscribe, hold-readers or write", status: 2
+        )
     }
 } catch {
     fail("\(error)")
