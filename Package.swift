@@ -35,9 +35,16 @@ let package = Package(
             ]
         ),
         .executableTarget(
-            name: "ChangeLogWorker", dependencies: ["ChangeLog", "ListAdapter", "CLMDB"], path: "Tests/ChangeLogWorker"),
+            name: "ChangeLogWorker", dependencies: ["ChangeLog", "ListAdapter", "CLMDB", "ChangeLogTestSupport"],
+            path: "Tests/ChangeLogWorker"),
+        // What the worker writes and the tests check, shared by both.
+        .target(
+            name: "ChangeLogTestSupport", dependencies: ["ChangeLog", "ListAdapter"], path: "Tests/ChangeLogTestSupport"
+        ),
         .testTarget(name: "ListAdapterTests", dependencies: ["ListAdapter"]),
-        .testTarget(name: "ChangeLogTests", dependencies: ["ChangeLog", "ListAdapter", "CLMDB", "CFileWriteback"]),
+        .testTarget(
+            name: "ChangeLogTests",
+            dependencies: ["ChangeLog", "ListAdapter", "CLMDB", "CFileWriteback", "ChangeLogTestSupport"]),
         .testTarget(name: "ReplayTests", dependencies: ["ChangeLog", "ListAdapter", "CLMDB"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,5 @@
 import ChangeLog
+import ChangeLogTestSupport
 import Foundation
 
 /// `write`: appends (one revision or a batch per transaction, or through `SnapshotImporter`)

@@ -1,5 +1,6 @@
 import CLMDB
 import ChangeLog
+import ChangeLogTestSupport
 import Foundation
 
 // A helper process for ChangeLogTests' multi-process tests (subscriptions from another process,

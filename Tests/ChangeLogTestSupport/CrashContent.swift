@@ -6,11 +6,11 @@ import ListAdapter
 ///
 /// Items change at different rates (each its own period), leave and come back, change section
 /// and move within their section, so consecutive snapshots share most chunks and each revision
-/// frees some. Kept identical in Tests/ChangeLogWorker and Tests/ChangeLogTests; a test
-/// compares the two files.
-enum CrashContent {
+/// frees some. Shared by `ChangeLogWorker`, which appends it, and `ChangeLogTests`, which checks
+/// what survived.
+package enum CrashContent {
     /// The snapshot of `revision`, over a pool of `items` items in four sections.
-    static func snapshot(seed: UInt64, revision: UInt64, items: Int) throws -> LogSnapshot {
+    package static func snapshot(seed: UInt64, revision: UInt64, items: Int) throws -> LogSnapshot {
         var sections: [[(key: UInt64, item: LogSnapshot.Item)]] = Array(repeating: [], count: 4)
         for item in 0..<UInt64(max(items, 1)) {
             let period = 1 + mix(seed, item, 0) % 40
@@ -27,12 +27,12 @@ enum CrashContent {
     }
 
     /// The metadata stored with `revision`: its number, and which writer appended it.
-    static func meta(revision: UInt64, writer: String) -> [String: String] {
+    package static func meta(revision: UInt64, writer: String) -> [String: String] {
         ["revision": "\(revision)", "writer": writer]
     }
 
     /// SplitMix64's finalizer over three words.
-    static func mix(_ a: UInt64, _ b: UInt64, _ c: UInt64) -> UInt64 {
+    package static func mix(_ a: UInt64, _ b: UInt64, _ c: UInt64) -> UInt64 {
         var z = a &+ b &* 0x9E37_79B9_7F4A_7C15 &+ c &* 0xD1B5_4A32_D192_ED03
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
