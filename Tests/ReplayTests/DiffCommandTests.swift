@@ -81,6 +81,11 @@ struct DiffCommandTests {
                 #"{"sections": [{"title": "A", "items": [{"id": "x", "summary": "1", "summary": "2"}]}]}"#,
                 #"duplicate key "summary" in sections[0].items[0]; a key may appear once in an object"#
             ),
+            // The decoder reads the first of two mistyped ids, the value quoted would be the other.
+            (
+                #"{"sections": [{"title": "A", "items": [{"id": 1, "id": "x"}]}]}"#,
+                #"duplicate key "id" in sections[0].items[0]; a key may appear once in an object"#
+            ),
         ])
     func badInput(contents: String, problem: String) throws {
         let directory = try TemporaryDirectory()

@@ -64,6 +64,10 @@ struct ImportCommandTests {
             #"line 2: duplicate key "id" in sections[0].items[0]; a key may appear once in an object"#
         ),
         (
+            #"{"meta": {"n": 1, "n": "x"}, "sections": []}"#,
+            #"line 2: duplicate key "n" in meta; a key may appear once in an object"#
+        ),
+        (
             #"{"sections": [], "sections": []}"#,
             #"line 2: duplicate key "sections" at the top level; a key may appear once in an object"#
         ),

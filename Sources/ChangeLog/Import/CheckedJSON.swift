@@ -22,6 +22,14 @@ package enum CheckedJSON {
         do {
             value = try JSONDecoder().decode(type, from: json)
         } catch let error as DecodingError {
+            // A mistyped value named twice: the decoder read one of the two, the description
+            // would quote the other (`is not a string: "x"`). The repetition is the problem.
+            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
+                throw Problem(description: JSONInputProblem.describe(error, in: json))
+            }
+            if let duplicate = JSONDuplicateKeys.first(in: json, reading: keys) {
+                throw Problem(description: duplicate.description)
+            }
             throw Problem(description: JSONInputProblem.describe(error, in: json))
         } catch {
             throw Problem(description: String(describing: error))
