@@ -86,6 +86,9 @@ struct DiffCommandTests {
                 #"{"sections": [{"title": "A", "items": [{"id": 1, "id": "x"}]}]}"#,
                 #"duplicate key "id" in sections[0].items[0]; a key may appear once in an object"#
             ),
+            // Columns after a UTF-8 byte order mark count what an editor shows, from the brace.
+            ("\u{FEFF}{\"sections\": [x]}", "not valid JSON: invalid value at column 15"),
+            ("\u{FEFF}{\"sections\":\n [x]}", "not valid JSON: invalid value at line 2, column 3"),
         ])
     func badInput(contents: String, problem: String) throws {
         let directory = try TemporaryDirectory()

@@ -40,11 +40,14 @@ package enum JSONInputProblem {
             sentence = first.lowercased() + sentence.dropFirst()
         }
         let marker = " around character "
+        // The parser counts from after a UTF-8 byte order mark, which no editor shows either.
+        let textStart = json.starts(with: [0xEF, 0xBB, 0xBF]) ? json.startIndex + 3 : json.startIndex
         guard let range = sentence.range(of: marker, options: .backwards),
-            let offset = Int(sentence[range.upperBound...]), offset >= 0, offset <= json.count
+            let parsed = Int(sentence[range.upperBound...]), parsed >= 0,
+            case let offset = parsed + (textStart - json.startIndex), offset <= json.count
         else { return ": " + sentence }
         let before = json.prefix(offset)
-        let lineStart = before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? json.startIndex
+        let lineStart = before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? textStart
         let line = before.count { $0 == UInt8(ascii: "\n") } + 1
         let column = String(decoding: json[lineStart..<(json.startIndex + offset)], as: UTF8.self).count + 1
         let place = json.contains(UInt8(ascii: "\n")) ? "line \(line), column \(column)" : "column \(column)"
