@@ -118,8 +118,11 @@ public final class ChangeLog: Sendable {
     /// checks this now and then, and opens the log again (`replay tail --follow` checks every
     /// second and stops).
     ///
+    /// ``path`` is read as it was given: when it is a symbolic link, the log is replaced once
+    /// the link points at another log, even while the one it pointed at stays where it was.
+    ///
     /// - Complexity: one `stat` of the data file.
-    public var isStillAtPath: Bool { store.environment.mapsFileAtPath }
+    public var isStillAtPath: Bool { store.environment.mapsFile(inDirectory: path) }
 
     /// Opens the log in the directory at `path`, creating the directory and an empty log when
     /// ``Options/createIfMissing`` allows it.

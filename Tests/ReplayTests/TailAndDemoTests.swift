@@ -126,6 +126,38 @@ struct TailAndDemoTests {
                 + "the log there now\n")
     }
 
+    @Test("tail --follow of a symbolic link stops with status 2 when the link is pointed at another log")
+    func followRepointedLink() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let lines = Fixtures.growing(2).split(separator: "\n").map(String.init)
+        let old = directory.path("old.lmdb")
+        let new = directory.path("new.lmdb")
+        let link = directory.path("current.lmdb")
+        #expect(try ToolRunner.run(["import", "-", "--log", old], input: lines[0] + "\n").status == 0)
+        #expect(try ToolRunner.run(["import", "-", "--log", new], input: lines.joined(separator: "\n")).status == 0)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: old)
+        let follower = try ToolRunner.start(["tail", "--log", link, "--follow"])
+        let process = follower.process
+        // A hang guard, not a time limit: a follower that never stops fails the expectations.
+        DispatchQueue.global().asyncAfter(deadline: .now() + 90) {
+            if process.isRunning { process.terminate() }
+        }
+        #expect(firstLine(of: follower.stdout).hasPrefix("1 "))
+        let errors = ReadAll(follower.stderr.fileHandleForReading)
+        // `ln -sfn new.lmdb current.lmdb`: old.lmdb stays where it was, but the log at the path
+        // the follower was given is another one now.
+        let staging = directory.path("staging.lmdb")
+        try FileManager.default.createSymbolicLink(atPath: staging, withDestinationPath: new)
+        #expect(rename(staging, link) == 0)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 2)
+        #expect(
+            String(decoding: errors.wait(), as: UTF8.self)
+                == "replay: the log at \(link) was deleted or replaced while it was followed; run tail again to follow "
+                + "the log there now\n")
+    }
+
     /// What `pipe` delivers up to and including its first line break, or up to its end.
     private func firstLine(of pipe: Pipe) -> String {
         var data = Data()

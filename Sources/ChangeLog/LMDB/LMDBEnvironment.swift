@@ -103,9 +103,12 @@ package final class LMDBEnvironment: Sendable {
         self.dataFile = dataFile
     }
 
-    /// Whether `data.mdb` in the environment's directory is still the file it opened (and
-    /// maps): not when it was deleted, or replaced by another environment's.
-    package var mapsFileAtPath: Bool { FileIdentity(path: path + "/data.mdb") == dataFile }
+    /// Whether `data.mdb` in `directory` is still the file the environment opened (and maps):
+    /// not when it was deleted, or replaced by another environment's. `directory` is ``path``
+    /// or another name of it, such as a symbolic link that ``path`` resolved when it was opened.
+    package func mapsFile(inDirectory directory: String) -> Bool {
+        FileIdentity(path: directory + "/data.mdb") == dataFile
+    }
 
     /// A file's device and inode: what stays the same while a file is the same file.
     private struct FileIdentity: Equatable {
