@@ -88,6 +88,30 @@ struct ImportCommandTests {
         #expect(try ChangeLog(path: log, options: .init(createIfMissing: false)).latestRevision == 1)
     }
 
+    /// Foundation's `JSONDecoder` accepts trailing commas and leaves unchecked whatever it does
+    /// not read: these lines are not JSON (RFC 8259), yet they were appended. A known issue
+    /// until the text is checked against JSON's grammar before it is decoded.
+    @Test(
+        "a line that is not JSON is refused even where the decoder does not look",
+        arguments: [
+            #"{"sections": [],}"#,
+            #"{"sections": [{"title": "A", "items": [{"id": "a",}]}]}"#,
+            #"{"sections": [], "x": 01}"#,
+            #"{"sections": [], "x": 1.e}"#,
+            #"{"sections": [], "x": "\q"}"#,
+            #"{"sections": [], "x": [1,]}"#,
+        ])
+    func notJSONWhereUnread(line: String) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let log = directory.path("app.lmdb")
+        let result = try ToolRunner.run(["import", "-", "--log", log], input: line + "\n")
+        withKnownIssue("JSONDecoder's leniency passes the check") {
+            #expect(result.status == 2, "\(result)")
+            #expect(result.stderr.hasPrefix("replay: standard input, line 1: not valid JSON"), "\(result)")
+        }
+    }
+
     @Test("unknown keys are ignored at every level of a snapshot line and of a revision line, repeated or not")
     func unknownKeys() throws {
         let directory = try TemporaryDirectory()
