@@ -102,7 +102,7 @@ struct JSONDuplicateKeysTests {
         }
     }
 
-    private static func randomObject(depth: Int, using random: inout SeededGenerator) -> [String: Any] {
+    static func randomObject(depth: Int, using random: inout SeededGenerator) -> [String: Any] {
         var object: [String: Any] = [:]
         for _ in 0..<Int.random(in: 0...5, using: &random) {
             object[randomString(using: &random)] = randomValue(depth: depth + 1, using: &random)

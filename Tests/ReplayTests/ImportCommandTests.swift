@@ -89,27 +89,28 @@ struct ImportCommandTests {
     }
 
     /// Foundation's `JSONDecoder` accepts trailing commas and leaves unchecked whatever it does
-    /// not read: these lines are not JSON (RFC 8259), yet they were appended. A known issue
-    /// until the text is checked against JSON's grammar before it is decoded.
+    /// not read: these lines are not JSON (RFC 8259), and were appended before the text was
+    /// checked against JSON's grammar (``JSONGrammar``).
     @Test(
         "a line that is not JSON is refused even where the decoder does not look",
         arguments: [
-            #"{"sections": [],}"#,
-            #"{"sections": [{"title": "A", "items": [{"id": "a",}]}]}"#,
-            #"{"sections": [], "x": 01}"#,
-            #"{"sections": [], "x": 1.e}"#,
-            #"{"sections": [], "x": "\q"}"#,
-            #"{"sections": [], "x": [1,]}"#,
+            (#"{"sections": [],}"#, "trailing comma at column 16"),
+            (#"{"sections": [{"title": "A", "items": [{"id": "a",}]}]}"#, "trailing comma at column 50"),
+            (#"{"sections": [], "x": 01}"#, "invalid number at column 23"),
+            (#"{"sections": [], "x": 1.e}"#, "invalid number at column 23"),
+            (#"{"sections": [], "x": "\q"}"#, "invalid escape at column 24"),
+            (#"{"sections": [], "x": [1,]}"#, "trailing comma at column 25"),
         ])
-    func notJSONWhereUnread(line: String) throws {
+    func notJSONWhereUnread(line: String, problem: String) throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let log = directory.path("app.lmdb")
         let result = try ToolRunner.run(["import", "-", "--log", log], input: line + "\n")
-        withKnownIssue("JSONDecoder's leniency passes the check") {
-            #expect(result.status == 2, "\(result)")
-            #expect(result.stderr.hasPrefix("replay: standard input, line 1: not valid JSON"), "\(result)")
-        }
+        #expect(result.status == 2, "\(result)")
+        #expect(
+            result.stderr == "replay: standard input, line 1: not valid JSON: \(problem); nothing was appended\n",
+            "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: log))
     }
 
     @Test("unknown keys are ignored at every level of a snapshot line and of a revision line, repeated or not")

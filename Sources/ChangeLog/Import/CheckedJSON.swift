@@ -1,7 +1,8 @@
 import Foundation
 
 /// Decodes JSON text a user hands in, with the checks `JSONDecoder` leaves out: the text must be
-/// UTF-8 (``JSONTextEncoding``), and no object may name a key twice (``JSONDuplicateKeys``).
+/// UTF-8 (``JSONTextEncoding``) and JSON throughout (``JSONGrammar``), and no object may name a
+/// key it reads twice (``JSONDuplicateKeys``).
 /// What `replay import` (through ``SnapshotImporter``) and `replay diff` read goes through here.
 package enum CheckedJSON {
     /// What is wrong with the text, in one line (``JSONInputProblem`` for decoding errors).
@@ -33,6 +34,12 @@ package enum CheckedJSON {
             throw Problem(description: JSONInputProblem.describe(error, in: json))
         } catch {
             throw Problem(description: String(describing: error))
+        }
+        // The decoder accepts trailing commas, and does not look at what it does not read.
+        if let violation = JSONGrammar.violation(in: json) {
+            throw Problem(
+                description: "not valid JSON: \(violation.reason) at "
+                    + JSONInputProblem.place(ofByte: violation.offset, in: json))
         }
         if let duplicate = JSONDuplicateKeys.first(in: json, reading: keys) {
             throw Problem(description: duplicate.description)

@@ -46,12 +46,21 @@ package enum JSONInputProblem {
             let parsed = Int(sentence[range.upperBound...]), parsed >= 0,
             case let offset = parsed + (textStart - json.startIndex), offset <= json.count
         else { return ": " + sentence }
+        return ": \(sentence[..<range.lowerBound]) at \(place(ofByte: offset, in: json))"
+    }
+
+    /// `line 2, column 14` for the byte at `offset` (0-based, from the text's first byte) of
+    /// `json`: columns count characters, from 1, after a UTF-8 byte order mark, which no editor
+    /// shows; `column 14` alone in text of one line (a line of JSON Lines, which its reader
+    /// numbers).
+    package static func place(ofByte offset: Int, in json: Data) -> String {
+        let offset = min(max(offset, 0), json.count)
+        let textStart = json.starts(with: [0xEF, 0xBB, 0xBF]) ? json.startIndex + min(3, offset) : json.startIndex
         let before = json.prefix(offset)
         let lineStart = before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? textStart
         let line = before.count { $0 == UInt8(ascii: "\n") } + 1
         let column = String(decoding: json[lineStart..<(json.startIndex + offset)], as: UTF8.self).count + 1
-        let place = json.contains(UInt8(ascii: "\n")) ? "line \(line), column \(column)" : "column \(column)"
-        return ": \(sentence[..<range.lowerBound]) at \(place)"
+        return json.contains(UInt8(ascii: "\n")) ? "line \(line), column \(column)" : "column \(column)"
     }
 
     private static func location(_ codingPath: [any CodingKey]) -> String {
