@@ -157,7 +157,13 @@ final class LogFileWatcher: Sendable {
                 followUp.timer.schedule(deadline: .now() + Self.followUpDelays[0], repeating: .never)
             }
         }
-        guard let watch else { return (nil, []) }
+        guard let watch else {
+            // The timer's handler holds the timer: cancelled, it lets the handler go, and both
+            // are freed (a source must be activated before it is cancelled or released).
+            followUp.timer.resume()
+            followUp.timer.cancel()
+            return (nil, [])
+        }
         return (watch, [followUp.timer])
     }
 }

@@ -25,6 +25,23 @@ struct LogFileWatcherTests {
         #expect(checks.value <= stopped + 1)
     }
 
+    /// The file's watch is refused (there is no file): polling alone notices commits.
+    @Test("a file that cannot be watched leaves polling alone")
+    func unwatchableFile() async throws {
+        let checks = Counter()
+        let watcher = LogFileWatcher(dataFile: "/nonexistent/data.mdb", pollInterval: .milliseconds(5)) {
+            checks.increment()
+        }
+        watcher.start()
+        #expect(!watcher.usesFileEvents)
+        try await waitUntil { checks.value >= 2 }
+        watcher.stop()
+        let stopped = checks.value
+        try await Task.sleep(for: .milliseconds(30))
+        // A check already running when stop() was called may still finish.
+        #expect(checks.value <= stopped + 1)
+    }
+
     #if os(Linux)
         @Test("a change to the file calls the check at once and then a few follow-ups; stop removes the watch")
         func fileEvents() async throws {
