@@ -58,7 +58,8 @@ extension ChangeLog {
         let dataFile = URL(fileURLWithPath: path).appendingPathComponent("data.mdb").path
         let attributes = try? FileManager.default.attributesOfItem(atPath: dataFile)
         statistics.bytesOnDisk = (attributes?[.size] as? NSNumber)?.intValue ?? 0
-        statistics.bytesInUse = bytesInUse
+        let info = store.environment.info()
+        statistics.bytesInUse = info.usedBytes
         // Both ends from one transaction: appends or a drop in another process may come between
         // two reads.
         let (first, latest, freePages) = try store.read(during: "reading") { transaction in
@@ -67,7 +68,7 @@ extension ChangeLog {
                 try transaction.freePageCount()
             )
         }
-        statistics.bytesFree = min(statistics.bytesInUse, freePages * store.environment.info().pageSize)
+        statistics.bytesFree = min(statistics.bytesInUse, freePages * info.pageSize)
         guard first > 0, latest > 0 else { return statistics }
         statistics.revisions = first...latest
         var firstTime: Int64?

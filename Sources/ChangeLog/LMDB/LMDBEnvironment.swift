@@ -187,7 +187,7 @@ package final class LMDBEnvironment: Sendable {
             let lookup = try registry.withLock { registry throws(LMDBError) -> Lookup in
                 if let registration = registry[path] {
                     guard let environment = registration.environment else { return .closing }
-                    guard FileIdentity(path: path + "/data.mdb") == environment.dataFile else {
+                    guard environment.mapsFile(inDirectory: path) else {
                         return .stale(environment)
                     }
                     return .found(environment)
