@@ -39,7 +39,7 @@ package enum JSONDuplicateKeys {
 }
 
 /// A single pass over valid JSON text, with an explicit stack (no recursion, so no depth limit).
-private struct Scanner {
+private struct Scanner: JSONTextReader {
     /// A key of an open object: where its text lies between the quotes.
     struct Key {
         var start: Int
@@ -69,9 +69,7 @@ private struct Scanner {
         self.bytes = bytes
         self.schema = schema
         // A UTF-8 byte order mark, which JSONDecoder accepts.
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
-            position = 3
-        }
+        position = Self.textStart(of: bytes)
     }
 
     mutating func firstDuplicate() -> JSONDuplicateKeys.Duplicate? {
@@ -104,7 +102,7 @@ private struct Scanner {
             case UInt8(ascii: "\""):
                 guard skipString() != nil else { return nil }
             default:
-                while position < bytes.count, !Self.endsScalar(bytes[position]) {
+                while !atScalarEnd {
                     position += 1
                 }
             }
@@ -284,26 +282,5 @@ private struct Scanner {
             }
         }
         return result.isEmpty ? "(top level)" : result
-    }
-
-    private mutating func skipWhitespace() {
-        while position < bytes.count {
-            switch bytes[position] {
-            case 0x20, 0x09, 0x0A, 0x0D: position += 1
-            default: return
-            }
-        }
-    }
-
-    private func peek(_ byte: UInt8) -> Bool {
-        position < bytes.count && bytes[position] == byte
-    }
-
-    /// Whether `byte` ends a number or a literal (`true`, `false`, `null`).
-    private static func endsScalar(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: ","), UInt8(ascii: "]"), UInt8(ascii: "}"), 0x20, 0x09, 0x0A, 0x0D: true
-        default: false
-        }
     }
 }

@@ -28,21 +28,19 @@ package enum JSONGrammar {
 }
 
 /// A single pass with an explicit stack of open containers.
-private struct Parser {
+private struct Parser: JSONTextReader {
     private enum Container {
         case object
         case array
     }
 
-    private let bytes: UnsafeBufferPointer<UInt8>
-    private var position = 0
+    let bytes: UnsafeBufferPointer<UInt8>
+    var position = 0
     private var containers: [Container] = []
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
-            position = 3
-        }
+        position = Self.textStart(of: bytes)
     }
 
     private func violation(_ reason: String, at offset: Int? = nil) -> JSONGrammar.Violation {
@@ -167,7 +165,7 @@ private struct Parser {
             memcmp(bytes.baseAddress! + position, literal.utf8Start, count) == 0
         else { return violation("invalid value") }
         position += count
-        return endsToken() ? nil : violation("invalid value", at: start)
+        return atScalarEnd ? nil : violation("invalid value", at: start)
     }
 
     /// Reads `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`.
@@ -188,7 +186,7 @@ private struct Parser {
             if peek(UInt8(ascii: "+")) || peek(UInt8(ascii: "-")) { position += 1 }
             guard digits() > 0 else { return violation("invalid number", at: start) }
         }
-        return endsToken() ? nil : violation("invalid number", at: start)
+        return atScalarEnd ? nil : violation("invalid number", at: start)
     }
 
     /// Skips decimal digits; returns how many.
@@ -198,28 +196,6 @@ private struct Parser {
             position += 1
         }
         return position - start
-    }
-
-    /// Whether a number or a literal ends here: at the text's end, whitespace or punctuation.
-    private func endsToken() -> Bool {
-        guard position < bytes.count else { return true }
-        switch bytes[position] {
-        case UInt8(ascii: ","), UInt8(ascii: "]"), UInt8(ascii: "}"), 0x20, 0x09, 0x0A, 0x0D: return true
-        default: return false
-        }
-    }
-
-    private mutating func skipWhitespace() {
-        while position < bytes.count {
-            switch bytes[position] {
-            case 0x20, 0x09, 0x0A, 0x0D: position += 1
-            default: return
-            }
-        }
-    }
-
-    private func peek(_ byte: UInt8) -> Bool {
-        position < bytes.count && bytes[position] == byte
     }
 
     private static func isHexDigit(_ byte: UInt8) -> Bool {
