@@ -23,11 +23,11 @@ package enum CheckedJSON {
         do {
             value = try JSONDecoder().decode(type, from: json)
         } catch let error as DecodingError {
-            // A mistyped value named twice: the decoder read one of the two, the description
-            // would quote the other (`is not a string: "x"`). The repetition is the problem.
             if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
                 throw Problem(description: JSONInputProblem.describe(error, in: json))
             }
+            // A mistyped value named twice: the decoder read one of the two, the description
+            // would quote the other (`is not a string: "x"`). The repetition is the problem.
             if let duplicate = JSONDuplicateKeys.first(in: json, reading: keys) {
                 throw Problem(description: duplicate.description)
             }
@@ -37,9 +37,7 @@ package enum CheckedJSON {
         }
         // The decoder accepts trailing commas, and does not look at what it does not read.
         if let violation = JSONGrammar.violation(in: json) {
-            throw Problem(
-                description: "not valid JSON: \(violation.reason) at "
-                    + JSONInputProblem.place(ofByte: violation.offset, in: json))
+            throw Problem(description: JSONInputProblem.notJSON(violation.reason, atByte: violation.offset, in: json))
         }
         if let duplicate = JSONDuplicateKeys.first(in: json, reading: keys) {
             throw Problem(description: duplicate.description)

@@ -15,24 +15,25 @@ package enum JSONInputProblem {
         case .valueNotFound(let type, let context):
             return "field \(path(context.codingPath)) is null, expected \(typeName(type))"
         case .dataCorrupted(let context):
-            if context.codingPath.isEmpty { return "not valid JSON" + syntaxProblem(in: json) }
+            if context.codingPath.isEmpty { return syntaxProblem(in: json) }
             return "\(context.debugDescription)\(location(context.codingPath))"
         @unknown default:
             return "\(error)"
         }
     }
 
-    /// `: invalid value at line 2, column 14`: why `json` does not parse, where `JSONDecoder`
-    /// says only that it does not. Its parser's own reason names a byte offset ("around
-    /// character 13"), given here as a line and column (columns count characters, from 1), or a
-    /// column alone in text of one line (a line of JSON Lines, which its reader numbers).
+    /// `not valid JSON: invalid value at line 2, column 14`: why `json` does not parse, where
+    /// `JSONDecoder` says only that it does not. Its parser's own reason names a byte offset
+    /// ("around character 13"), given here as a place (``place(ofByte:in:)``).
     private static func syntaxProblem(in json: Data) -> String {
         let reason: String
         do {
             _ = try JSONSerialization.jsonObject(with: json, options: [.fragmentsAllowed])
-            return ""
+            return "not valid JSON"
         } catch {
-            guard let text = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String else { return "" }
+            guard let text = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String else {
+                return "not valid JSON"
+            }
             reason = text
         }
         var sentence = reason.hasSuffix(".") ? String(reason.dropLast()) : reason
@@ -45,8 +46,13 @@ package enum JSONInputProblem {
         guard let range = sentence.range(of: marker, options: .backwards),
             let parsed = Int(sentence[range.upperBound...]), parsed >= 0,
             case let offset = parsed + (textStart - json.startIndex), offset <= json.count
-        else { return ": " + sentence }
-        return ": \(sentence[..<range.lowerBound]) at \(place(ofByte: offset, in: json))"
+        else { return "not valid JSON: " + sentence }
+        return notJSON(String(sentence[..<range.lowerBound]), atByte: offset, in: json)
+    }
+
+    /// `not valid JSON: trailing comma at column 16`: `reason`, at the byte at `offset` of `json`.
+    package static func notJSON(_ reason: String, atByte offset: Int, in json: Data) -> String {
+        "not valid JSON: \(reason) at \(place(ofByte: offset, in: json))"
     }
 
     /// `line 2, column 14` for the byte at `offset` (0-based, from the text's first byte) of
