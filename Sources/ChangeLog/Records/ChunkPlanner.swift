@@ -64,11 +64,13 @@ struct ChunkPlanner {
             let content = writer.takeBytes()
             let fingerprint = ContentHash.fingerprint(content)
             // A base run with the same fingerprint is reused once its sections are confirmed.
-            let match = base.runs.indices.last { index in
-                guard base.runs[index].fingerprint == fingerprint, let starts = baseRunStarts else { return false }
-                let baseRun = starts[index]..<(starts[index] + base.runs[index].sectionCount)
-                return baseRun.count == run.count
-                    && zip(base.sections[baseRun], sections[run]).allSatisfy { $0.chunk.id == $1.chunk.id }
+            let match = baseRunStarts.flatMap { starts in
+                base.runs.indices.last { index in
+                    guard base.runs[index].fingerprint == fingerprint else { return false }
+                    let baseRun = starts[index]..<(starts[index] + base.runs[index].sectionCount)
+                    return baseRun.count == run.count
+                        && zip(base.sections[baseRun], sections[run]).allSatisfy { $0.chunk.id == $1.chunk.id }
+                }
             }
             var stored = match.map { base.runs[$0] } ?? newChunk(content, fingerprint: fingerprint)
             stored.sectionCount = run.count

@@ -244,9 +244,7 @@ struct SnapshotCut: Sendable {
             guard mayReuse(candidate, of: baseChunks.count, endingAt: start + count, sectionEnd: items.count) else {
                 return nil
             }
-            for offset in 0..<count where !sameBytes(base, baseStart + offset, items, start + offset) {
-                return nil
-            }
+            guard sameItems(items, from: start, as: base, from: baseStart, count: count) else { return nil }
             nextBase = candidate + 1
             return baseChunks[candidate]
         }
@@ -265,13 +263,23 @@ struct SnapshotCut: Sendable {
     ) -> StoredChunk? {
         guard !baseStarts.isEmpty else { return baseChunks.last { $0.fingerprint == fingerprint } }
         for index in baseChunks.indices.reversed() where baseChunks[index].fingerprint == fingerprint {
-            let baseStart = baseStarts[index]
-            guard baseChunks[index].itemCount == range.count else { continue }
-            if range.allSatisfy({ sameBytes(base, baseStart + $0 - range.lowerBound, items, $0) }) {
+            if baseChunks[index].itemCount == range.count,
+                sameItems(items, from: range.lowerBound, as: base, from: baseStarts[index], count: range.count)
+            {
                 return baseChunks[index]
             }
         }
         return nil
+    }
+
+    /// Whether the `count` items of `items` from `start` are those of `base` from `baseStart`,
+    /// byte for byte.
+    @inline(__always)
+    private static func sameItems(
+        _ items: UnsafeBufferPointer<LogSnapshot.Item>, from start: Int, as base: UnsafeBufferPointer<LogSnapshot.Item>,
+        from baseStart: Int, count: Int
+    ) -> Bool {
+        (0..<count).allSatisfy { sameBytes(base, baseStart + $0, items, start + $0) }
     }
 
     /// Whether `lhs[left]` and `rhs[right]` are the same byte for byte. Swift's `==` on strings
