@@ -69,13 +69,8 @@ struct TailAndDemoTests {
 
         /// Starts a follower from `revision`, and reads standard error up to its first line.
         func follow(from revision: Int) throws -> (ToolRunner.Running, notice: String) {
-            let follower = try ToolRunner.start(["tail", "--log", log, "--from", "\(revision)", "--follow"])
-            // A hang guard, not a time limit: a follower that never writes would block the reads
-            // below forever; stopped, it closes its pipes, the reads end and the expectations fail.
-            let process = follower.process
-            DispatchQueue.global().asyncAfter(deadline: .now() + 120) {
-                if process.isRunning { process.terminate() }
-            }
+            let follower = try startFollower(
+                ["tail", "--log", log, "--from", "\(revision)", "--follow"], stoppedAfter: 120)
             return (follower, firstLine(of: follower.stderr))
         }
 
@@ -104,12 +99,7 @@ struct TailAndDemoTests {
         let log = directory.path("doomed.lmdb")
         let lines = Fixtures.growing(2).split(separator: "\n").map(String.init)
         #expect(try ToolRunner.run(["import", "-", "--log", log], input: lines[0] + "\n").status == 0)
-        let follower = try ToolRunner.start(["tail", "--log", log, "--follow"])
-        let process = follower.process
-        // A hang guard, not a time limit: a follower that never stops fails the expectations.
-        DispatchQueue.global().asyncAfter(deadline: .now() + 90) {
-            if process.isRunning { process.terminate() }
-        }
+        let follower = try startFollower(["tail", "--log", log, "--follow"])
         #expect(firstLine(of: follower.stdout).hasPrefix("1 "))
         let errors = ReadAll(follower.stderr.fileHandleForReading)
         try FileManager.default.removeItem(atPath: log)
@@ -118,12 +108,7 @@ struct TailAndDemoTests {
             #expect(
                 try ToolRunner.run(["import", "-", "--log", log], input: lines.joined(separator: "\n")).status == 0)
         }
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 2)
-        #expect(
-            String(decoding: errors.wait(), as: UTF8.self)
-                == "replay: the log at \(log) was deleted or replaced while it was followed; run tail again to follow "
-                + "the log there now\n")
+        expectStoppedAsReplaced(follower, errors: errors, path: log)
     }
 
     @Test("tail --follow of a symbolic link stops with status 2 when the link is pointed at another log")
@@ -137,12 +122,7 @@ struct TailAndDemoTests {
         #expect(try ToolRunner.run(["import", "-", "--log", old], input: lines[0] + "\n").status == 0)
         #expect(try ToolRunner.run(["import", "-", "--log", new], input: lines.joined(separator: "\n")).status == 0)
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: old)
-        let follower = try ToolRunner.start(["tail", "--log", link, "--follow"])
-        let process = follower.process
-        // A hang guard, not a time limit: a follower that never stops fails the expectations.
-        DispatchQueue.global().asyncAfter(deadline: .now() + 90) {
-            if process.isRunning { process.terminate() }
-        }
+        let follower = try startFollower(["tail", "--log", link, "--follow"])
         #expect(firstLine(of: follower.stdout).hasPrefix("1 "))
         let errors = ReadAll(follower.stderr.fileHandleForReading)
         // `ln -sfn new.lmdb current.lmdb`: old.lmdb stays where it was, but the log at the path
@@ -150,11 +130,29 @@ struct TailAndDemoTests {
         let staging = directory.path("staging.lmdb")
         try FileManager.default.createSymbolicLink(atPath: staging, withDestinationPath: new)
         #expect(rename(staging, link) == 0)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 2)
+        expectStoppedAsReplaced(follower, errors: errors, path: link)
+    }
+
+    /// Starts `replay` with `arguments`, and terminates it after `seconds` if it still runs: a
+    /// hang guard, not a time limit. A follower that never writes or stops would block the reads
+    /// of a test forever; stopped, it closes its pipes, the reads end and the expectations fail.
+    private func startFollower(_ arguments: [String], stoppedAfter seconds: Double = 90) throws -> ToolRunner.Running {
+        let follower = try ToolRunner.start(arguments)
+        let process = follower.process
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
+            if process.isRunning { process.terminate() }
+        }
+        return follower
+    }
+
+    /// Waits for `follower` to exit, and expects it to have stopped because the log it followed
+    /// at `path` was deleted or replaced; `errors` reads its standard error.
+    private func expectStoppedAsReplaced(_ follower: ToolRunner.Running, errors: ReadAll, path: String) {
+        follower.process.waitUntilExit()
+        #expect(follower.process.terminationStatus == 2)
         #expect(
             String(decoding: errors.wait(), as: UTF8.self)
-                == "replay: the log at \(link) was deleted or replaced while it was followed; run tail again to follow "
+                == "replay: the log at \(path) was deleted or replaced while it was followed; run tail again to follow "
                 + "the log there now\n")
     }
 
