@@ -76,6 +76,13 @@ struct JSONTextEncodingTests {
                 == "the text holds a NUL byte at offset 24, which UTF-8 JSON text never does: the interchange format is UTF-8"
         )
         #expect(JSONTextEncoding.notUTF8([0x00]) == .init(encoding: nil, offset: 0))
+        // The offset counts from the text's start however it is stored: in `Data`, in a slice
+        // of it that starts further on, and in a collection without contiguous storage.
+        let padded = Data([0x20, 0x20, 0x20] + bytes)
+        for text in [Data(bytes), padded[3...]] {
+            #expect(JSONTextEncoding.notUTF8(text) == .init(encoding: nil, offset: 24))
+        }
+        #expect(JSONTextEncoding.notUTF8(bytes.lazy.map { $0 }) == .init(encoding: nil, offset: 24))
     }
 
     @Test("SnapshotImporter.decode refuses a UTF-16 line before decoding it, naming the line")

@@ -39,8 +39,7 @@ package enum JSONTextEncoding {
         if start.starts(with: [0xFE, 0xFF]) || start.starts(with: [0xFF, 0xFE]) {
             return NotUTF8(encoding: "UTF-16", offset: 0)
         }
-        guard let nul = json.firstIndex(of: 0x00) else { return nil }
-        let offset = json.distance(from: json.startIndex, to: nul)
+        guard let offset = firstNUL(in: json) else { return nil }
         let isNUL = start.map { $0 == 0x00 }
         switch isNUL {
         // 00 00 00 xx (big-endian) and xx 00 00 00 (little-endian).
@@ -52,5 +51,16 @@ package enum JSONTextEncoding {
         default:
             return NotUTF8(encoding: nil, offset: offset)
         }
+    }
+
+    /// The 0-based offset of the first NUL byte of `bytes`, or `nil` when there is none. Reads
+    /// contiguous storage (`Data`, arrays) through a buffer pointer: element by element,
+    /// `Data` pays for an exclusivity check per byte, which made this scan a sixth of an
+    /// import's time.
+    private static func firstNUL(in bytes: some Collection<UInt8>) -> Int? {
+        if let found = bytes.withContiguousStorageIfAvailable({ $0.firstIndex(of: 0x00) }) {
+            return found
+        }
+        return bytes.firstIndex(of: 0x00).map { bytes.distance(from: bytes.startIndex, to: $0) }
     }
 }
