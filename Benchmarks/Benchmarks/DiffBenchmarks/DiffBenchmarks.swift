@@ -113,8 +113,8 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark(
         "diff flat 10k vs CollectionDifference, paired",
         configuration: .init(
-            metrics: [.wallClock, speedupMetric, coldSpeedupMetric], timeUnits: .milliseconds, maxDuration: .seconds(15),
-            maxIterations: 40)
+            metrics: [.wallClock, speedupMetric, coldSpeedupMetric], timeUnits: .milliseconds,
+            maxDuration: .seconds(15), maxIterations: 40)
     ) { benchmark in
         let clock = ContinuousClock()
         var changes: ListChanges<String, String>?
