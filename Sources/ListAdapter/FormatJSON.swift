@@ -4,6 +4,11 @@
 
 extension ListSnapshot where ItemID: LosslessStringConvertible, Summary: LosslessStringConvertible {
     /// The snapshot as the interchange format's JSON on one line: `{"sections":[{"title":...,"items":[...]}]}`.
+    ///
+    /// The format's identifiers and summaries are strings: each is written as the JSON string
+    /// of its `description`, whatever its type. For `String` that is the value itself; a
+    /// snapshot of `Int` identifiers reads back as `ListSnapshot<String, …>` (its `Codable`
+    /// conformance, by contrast, writes the values as their own types encode them).
     /// - Complexity: O(*n*) in the size of the output.
     public func formatJSON() -> String {
         var writer = JSONWriter()
@@ -75,6 +80,9 @@ extension AnnotatedSnapshot where ItemID: LosslessStringConvertible, Summary: Lo
 
 extension ListChanges where ItemID: LosslessStringConvertible, Summary: LosslessStringConvertible {
     /// The changes as the interchange format's JSON on one line, every key present, in the format's order.
+    ///
+    /// Identifiers and summaries are written as the JSON strings of their `description`, as
+    /// ``ListSnapshot/formatJSON()`` writes them.
     /// - Complexity: O(*n*) in the size of the output.
     public func formatJSON() -> String {
         var writer = JSONWriter()

@@ -126,6 +126,21 @@ struct CodingTests {
         #expect(try old.applying(changes) == makeSnapshot([("A", ["y", "a", "b"])]))
     }
 
+    @Test("a null summary reads as none, in snapshots and in changes")
+    func nullSummaries() throws {
+        let snapshot = try JSONDecoder().decode(
+            ListSnapshot<String, String>.self,
+            from: Data(#"{"sections":[{"title":"A","items":[{"id":"a","summary":null},{"id":"b"}]}]}"#.utf8))
+        #expect(snapshot == makeSnapshot([("A", ["a", "b"])]))
+        let changes = try JSONDecoder().decode(
+            StringChanges.self,
+            from: Data(
+                (#"{"items":{"inserted":[{"at":[0,0],"id":"y","summary":null}],"#
+                    + #""updated":[{"from":[0,1],"to":[0,2],"summary":null}]}}"#).utf8))
+        #expect(changes.insertedItems.count == 1 && changes.insertedItems[0].summary == nil)
+        #expect(changes.updatedItems.count == 1 && changes.updatedItems[0].summary == nil)
+    }
+
     @Test(
         "bad snapshots are errors that name the problem",
         arguments: [
