@@ -32,7 +32,29 @@ struct JSONGrammarTests {
         (#"{a: 1}"#, "expected a key in double quotes", 1), (#"{"a": 1 "b": 2}"#, "expected ',' or '}'", 8),
         ("[1] [2]", "text after the value", 4), ("[1", "unexpected end of text", 2), ("[1}", "expected ',' or ']'", 2),
         ("// c\n{}", "invalid value", 0), ("{'a': 1}", "expected a key in double quotes", 1),
+        ("{", "unexpected end of text, expected a key", 1), (#"{"a""#, "unexpected end of text, expected ':'", 4),
+        (#""\ud800""#, #"unpaired UTF-16 surrogate in a \u escape"#, 1),
+        (#""\ud800\u0041""#, #"unpaired UTF-16 surrogate in a \u escape"#, 1),
+        (#"["x\udc00"]"#, #"unpaired UTF-16 surrogate in a \u escape"#, 3),
     ]
+
+    @Test("surrogate pairs and UTF-8 beyond ASCII pass")
+    func unicodeStrings() {
+        for json in [#""\ud83d\ude00""#, #""\uD83D\uDE00 \u00e9""#, "\"é ☃ 😀 \u{10FFFF}\""] {
+            #expect(JSONGrammar.violation(in: Data(json.utf8)) == nil, "\(json)")
+        }
+    }
+
+    @Test(
+        "bytes that are not UTF-8 in a string are refused where they start",
+        arguments: [
+            [0xFF], [0xC0, 0x80], [0xC3], [0xE0, 0x80, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80],
+            [0xF0, 0x9F, 0x98], [0x80],
+        ] as [[UInt8]])
+    func invalidUTF8(bytes: [UInt8]) {
+        let json = Data(Array(#"["ab"#.utf8) + bytes + Array(#"c"]"#.utf8))
+        #expect(JSONGrammar.violation(in: json) == .init(reason: "invalid UTF-8 in a string", offset: 4))
+    }
 
     @Test("text that is not JSON is refused where it stops being JSON, and why", arguments: invalid)
     func invalidText(json: String, reason: String, offset: Int) {

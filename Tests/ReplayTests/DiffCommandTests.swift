@@ -59,7 +59,7 @@ struct DiffCommandTests {
     @Test(
         "bad input names the file and the problem",
         arguments: [
-            ("{", "not valid JSON: unexpected end of file during JSON parse"),
+            ("{", "not valid JSON: unexpected end of text, expected a key at column 2"),
             (
                 "{\"sections\": [\n  {\"title\": \"é\", \"items\": [}\n]}",
                 "not valid JSON: invalid value at line 2, column 28"

@@ -30,7 +30,7 @@ struct ImportCommandTests {
     }
 
     static let badLines: [(String, String)] = [
-        ("not json at all", "line 2: not valid JSON: invalid value at column 2"),
+        ("not json at all", "line 2: not valid JSON: invalid value at column 1"),
         (#"{"sections": [{"items": []}]}"#, #"line 2: missing field "title" in sections[0]"#),
         (#"{"sections": [{"title": 7, "items": []}]}"#, "line 2: field sections[0].title is not a string: 7"),
         (
@@ -100,6 +100,13 @@ struct ImportCommandTests {
             (#"{"sections": [], "x": 1.e}"#, "invalid number at column 23"),
             (#"{"sections": [], "x": "\q"}"#, "invalid escape at column 24"),
             (#"{"sections": [], "x": [1,]}"#, "trailing comma at column 25"),
+            (#"{"sections": [], "x": "\ud800"}"#, #"unpaired UTF-16 surrogate in a \u escape at column 24"#),
+            (
+                #"{"sections": [{"title": "\udc00", "items": []}]}"#,
+                #"unpaired UTF-16 surrogate in a \u escape at column 26"#
+            ),
+            (#"{"sections": [{"title": "A", "items": ["#, "unexpected end of text, expected a value at column 40"),
+            (#"{"sections": [{"title": "A"#, "unexpected end of text in a string at column 27"),
         ])
     func notJSONWhereUnread(line: String, problem: String) throws {
         let directory = try TemporaryDirectory()
@@ -110,6 +117,25 @@ struct ImportCommandTests {
         #expect(
             result.stderr == "replay: standard input, line 1: not valid JSON: \(problem); nothing was appended\n",
             "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: log))
+    }
+
+    @Test("bytes that are not UTF-8 inside a string are named with their place, under a known key or not")
+    func invalidUTF8InAString() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let log = directory.path("app.lmdb")
+        for (before, column) in [(#"{"sections": [{"title": "a"#, 27), (#"{"sections": [], "x": "a"#, 25)] {
+            let file = directory.path("bad.jsonl")
+            let bytes = Array(before.utf8) + [0xFF] + Array(#"", "items": []}]}"#.utf8)
+            #expect(FileManager.default.createFile(atPath: file, contents: Data(bytes)))
+            let result = try ToolRunner.run(["import", file, "--log", log])
+            #expect(result.status == 2, "\(result)")
+            #expect(
+                result.stderr
+                    == "replay: \(file), line 1: not valid JSON: invalid UTF-8 in a string at column \(column); "
+                    + "nothing was appended\n", "\(result)")
+        }
         #expect(!FileManager.default.fileExists(atPath: log))
     }
 
@@ -262,7 +288,7 @@ struct ImportCommandTests {
         let result = try ToolRunner.run(["import", "-", "--log", log, "--skip-invalid"], input: input)
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout == "appended revisions 1 to 2 (2) to \(log)\nskipped 1 invalid lines\n")
-        #expect(result.stderr == "replay: skipped standard input, line 2: not valid JSON: invalid value at column 2\n")
+        #expect(result.stderr == "replay: skipped standard input, line 2: not valid JSON: invalid value at column 1\n")
     }
 
     @Test("--commit-every appends nothing when a later line is bad: every line is checked first")
@@ -275,7 +301,8 @@ struct ImportCommandTests {
         #expect(result.status == 2)
         #expect(
             result.stderr
-                == "replay: standard input, line 6: not valid JSON: invalid value at column 2; nothing was appended\n")
+                == "replay: standard input, line 6: not valid JSON: expected a key in double quotes at column 2; "
+                + "nothing was appended\n")
         #expect(!FileManager.default.fileExists(atPath: log))
         let good = try ToolRunner.run(["import", "-", "--log", log, "--commit-every", "2"], input: Fixtures.growing(5))
         #expect(good.status == 0, "\(good)")

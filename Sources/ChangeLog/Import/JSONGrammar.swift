@@ -4,8 +4,12 @@ import Foundation
 /// it accepts trailing commas (`[1,]`, `{"a": 1,}`) and does not look inside values it does not
 /// read (`"x": 01` under an unknown key). Input that is not JSON is refused, wherever it is.
 ///
-/// Only the grammar is checked: UTF-8 is ``JSONTextEncoding``'s and the decoder's concern,
-/// repeated keys ``JSONDuplicateKeys``'.
+/// Strings are checked as the decoder reads the ones it decodes: their bytes must be UTF-8
+/// (RFC 8259, section 8.1) and their `\u` escapes of UTF-16 surrogates must pair up. Text in
+/// another encoding is ``JSONTextEncoding``'s concern, repeated keys ``JSONDuplicateKeys``'.
+///
+/// Besides refusing input, the check names the place where `JSONDecoder` does not: where its
+/// parser stops, this one finds the same fault with a byte offset (``JSONInputProblem``).
 package enum JSONGrammar {
     /// Where the text leaves JSON's grammar, and how.
     package struct Violation: Equatable, Sendable {
@@ -118,9 +122,11 @@ private struct Parser: JSONTextReader {
     /// Reads an object's key and the colon after it.
     private mutating func readKey() -> JSONGrammar.Violation? {
         skipWhitespace()
+        guard position < bytes.count else { return violation("unexpected end of text, expected a key") }
         guard peek(UInt8(ascii: "\"")) else { return violation("expected a key in double quotes") }
         if let problem = readString() { return problem }
         skipWhitespace()
+        guard position < bytes.count else { return violation("unexpected end of text, expected ':'") }
         guard peek(UInt8(ascii: ":")) else { return violation("expected ':' after the key") }
         position += 1
         return nil
@@ -142,20 +148,78 @@ private struct Parser: JSONTextReader {
                     UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
                     position += 2
                 case UInt8(ascii: "u"):
-                    guard position + 6 <= bytes.count,
-                        bytes[(position + 2)..<(position + 6)].allSatisfy(Self.isHexDigit)
-                    else { return violation("invalid \\u escape") }
-                    position += 6
+                    if let problem = readUnicodeEscape() { return problem }
                 default:
                     return violation("invalid escape")
                 }
             case 0x00..<0x20:
                 return violation("control character in a string")
+            case 0x80...:
+                guard let length = Self.utf8SequenceLength(in: bytes, at: position) else {
+                    return violation("invalid UTF-8 in a string")
+                }
+                position += length
             default:
                 position += 1
             }
         }
         return violation("unexpected end of text in a string")
+    }
+
+    /// Reads a `\uXXXX` escape from its backslash, and the low surrogate's escape that must
+    /// follow a high surrogate's: a lone surrogate is no character, and `JSONDecoder` refuses it.
+    private mutating func readUnicodeEscape() -> JSONGrammar.Violation? {
+        let start = position
+        guard let unit = codeUnit(at: position) else { return violation("invalid \\u escape") }
+        position += 6
+        switch unit {
+        case 0xD800...0xDBFF:
+            guard let low = codeUnit(at: position), (0xDC00...0xDFFF).contains(low) else {
+                return violation("unpaired UTF-16 surrogate in a \\u escape", at: start)
+            }
+            position += 6
+        case 0xDC00...0xDFFF:
+            return violation("unpaired UTF-16 surrogate in a \\u escape", at: start)
+        default:
+            break
+        }
+        return nil
+    }
+
+    /// The code unit of the `\uXXXX` escape at `offset`, or `nil` when there is none.
+    private func codeUnit(at offset: Int) -> UInt16? {
+        guard offset + 6 <= bytes.count, bytes[offset] == UInt8(ascii: "\\"), bytes[offset + 1] == UInt8(ascii: "u")
+        else { return nil }
+        var unit: UInt16 = 0
+        for byte in bytes[(offset + 2)..<(offset + 6)] {
+            guard let digit = Self.hexValue(byte) else { return nil }
+            unit = unit << 4 | UInt16(digit)
+        }
+        return unit
+    }
+
+    /// The length of the well-formed UTF-8 sequence that starts at `offset` with a byte of
+    /// 0x80 or more (the Unicode Standard, table 3-7: no overlong forms, no surrogates, nothing
+    /// past U+10FFFF), or `nil` when it is not one.
+    private static func utf8SequenceLength(in bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> Int? {
+        let lead = bytes[offset]
+        let length: Int
+        var second: ClosedRange<UInt8> = 0x80...0xBF
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; second = 0xA0...0xBF
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: length = 3; second = 0x80...0x9F
+        case 0xF0: length = 4; second = 0x90...0xBF
+        case 0xF1...0xF3: length = 4
+        case 0xF4: length = 4; second = 0x80...0x8F
+        default: return nil
+        }
+        guard offset + length <= bytes.count, second.contains(bytes[offset + 1]) else { return nil }
+        for index in (offset + 2)..<(offset + length) where !(0x80...0xBF).contains(bytes[index]) {
+            return nil
+        }
+        return length
     }
 
     private mutating func readLiteral(_ literal: StaticString) -> JSONGrammar.Violation? {
@@ -198,12 +262,13 @@ private struct Parser: JSONTextReader {
         return position - start
     }
 
-    private static func isHexDigit(_ byte: UInt8) -> Bool {
+    /// The value of a hexadecimal digit, or `nil` for another byte.
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
-            UInt8(ascii: "A")...UInt8(ascii: "F"):
-            true
-        default: false
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
         }
     }
 }

@@ -23,9 +23,14 @@ package enum JSONInputProblem {
     }
 
     /// `not valid JSON: invalid value at line 2, column 14`: why `json` does not parse, where
-    /// `JSONDecoder` says only that it does not. Its parser's own reason names a byte offset
-    /// ("around character 13"), given here as a place (``place(ofByte:in:)``).
+    /// `JSONDecoder` says only that it does not. ``JSONGrammar`` names the first fault and its
+    /// place (``place(ofByte:in:)``). Where it finds none (nesting deeper than the decoder
+    /// allows), Foundation's parser gives its reason and the byte offset in it ("around
+    /// character 13").
     private static func syntaxProblem(in json: Data) -> String {
+        if let violation = JSONGrammar.violation(in: json) {
+            return notJSON(violation.reason, atByte: violation.offset, in: json)
+        }
         let reason: String
         do {
             _ = try JSONSerialization.jsonObject(with: json, options: [.fragmentsAllowed])
