@@ -20,6 +20,10 @@ struct ImportCommand: AsyncParsableCommand {
             unless --skip-invalid is given. The lines are then appended in one transaction, or \
             with --commit-every N in one per N lines. Creates the log when it does not exist.
 
+            Memory: one transaction holds every line decoded, about five times the input's \
+            size. With --commit-every, lines past the first 16 MiB are decoded again when \
+            their transaction comes, so memory stays bounded for inputs of any length.
+
             Examples:
               replay import history.jsonl --log app.lmdb
               producer | replay import - --commit-every 1

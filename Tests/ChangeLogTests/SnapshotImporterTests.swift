@@ -44,4 +44,38 @@ struct SnapshotImporterTests {
             }
         }
     }
+
+    @Test("with commitEvery, lines past the decoded budget are decoded again: same revisions, bad lines append nothing")
+    func decodedBudget() async throws {
+        let lines = Self.fiveLines + [#"{"meta": {"n": "6"}, "sections": [{"title": "B", "items": []}]}"#]
+        let expected = try lines.map { try SnapshotImporter.decode(line: Data($0.utf8), lineNumber: 0) }
+        // Budgets that keep no line, some lines and every line decoded.
+        for limit in [0, 150, 1 << 20] {
+            for commitEvery in [1, 2, 4] {
+                try await withTemporaryDirectory { path in
+                    let log = try ChangeLog(path: path)
+                    var importer = SnapshotImporter(log: log, options: .init(commitEvery: commitEvery))
+                    importer.decodedBytesLimit = limit
+                    let input = Data(("\n" + lines.joined(separator: "\n\n") + "\n").utf8)
+                    let report = try await importer.run(input: input)
+                    #expect(report.revisions == Array(1...6))
+                    #expect(report.linesRead == 12)
+                    #expect(log.writeTransactionCount == (6 + commitEvery - 1) / commitEvery)
+                    for (offset, annotated) in expected.enumerated() {
+                        let record = try log.record(at: UInt64(offset + 1))
+                        #expect(record.snapshot == annotated.snapshot && record.meta == annotated.meta)
+                    }
+                    #expect(try await log.verify().isValid)
+                }
+                try await withTemporaryDirectory { path in
+                    let log = try ChangeLog(path: path)
+                    var importer = SnapshotImporter(log: log, options: .init(commitEvery: commitEvery))
+                    importer.decodedBytesLimit = limit
+                    let input = Data((lines + ["{"]).joined(separator: "\n").utf8)
+                    await #expect(throws: SnapshotImportError.self) { try await importer.run(input: input) }
+                    #expect(try log.latestRevision == 0)
+                }
+            }
+        }
+    }
 }

@@ -14,6 +14,12 @@ import ListAdapter
 /// transaction then appends every line, or with ``Options/commitEvery`` one transaction per *N*
 /// lines, so that an import interrupted while appending (a signal, a crash, a full disk) keeps
 /// a gap-free prefix.
+///
+/// Memory: decoded snapshots take about five times the bytes of their JSON. An import in one
+/// transaction holds every line decoded until it appends them. With ``Options/commitEvery`` an
+/// import keeps at most ``decodedLinesBudget`` bytes of lines decoded between checking and
+/// appending them, and decodes the lines after those again when their transaction comes, so
+/// that its memory stays bounded whatever the input's length.
 public struct SnapshotImporter: Sendable {
     /// How to import.
     public struct Options: Hashable, Sendable {
@@ -44,6 +50,11 @@ public struct SnapshotImporter: Sendable {
     private let openLog: @Sendable () throws -> ChangeLog
     /// How to import.
     public let options: Options
+    /// How many bytes of JSON lines an import with ``Options/commitEvery`` keeps decoded from
+    /// checking them to appending them (16 MiB); the lines after those are decoded again.
+    public static let decodedLinesBudget = 16 << 20
+    /// ``decodedLinesBudget``, smaller in tests.
+    var decodedBytesLimit = Self.decodedLinesBudget
 
     /// Creates an importer appending to `log`.
     public init(log: ChangeLog, options: Options = Options()) {
@@ -87,37 +98,79 @@ public struct SnapshotImporter: Sendable {
     ///   log, and its latest revision tells where the import stopped.
     public func run(input: Data, progress: (Int) -> Void = { _ in }) async throws -> Report {
         var report = Report(revisions: [], skipped: [], linesRead: 0)
-        var entries: [ChangeLog.AppendEntry] = []
-        let bytes = [UInt8](input)
-        var lineStart = 0
-        var lineNumber = 0
-        while lineStart < bytes.count {
-            let lineEnd = bytes[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
-            lineNumber += 1
-            defer { lineStart = lineEnd + 1 }
-            report.linesRead = lineNumber
-            if lineNumber % 1_000 == 0 { progress(lineNumber) }
-            let line = bytes[lineStart..<lineEnd]
-            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
+        // Every good line, and the entries of the first of them (all of them without commitEvery).
+        var good: [Line] = []
+        var decoded: [ChangeLog.AppendEntry] = []
+        var decodedBytes = 0
+        for (index, bytes) in Self.lineRanges(of: input).enumerated() {
+            let line = Line(bytes: bytes, number: index + 1)
+            report.linesRead = line.number
+            if line.number % 1_000 == 0 { progress(line.number) }
+            let text = line.text(in: input)
+            if text.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
             do {
-                let annotated = try Self.decode(line: line, lineNumber: lineNumber)
-                entries.append(.init(annotated.snapshot, meta: annotated.meta))
+                let entry = try Self.entry(decoding: text, lineNumber: line.number)
+                if decoded.count == good.count,
+                    options.commitEvery == nil || decodedBytes + text.count <= decodedBytesLimit
+                {
+                    decoded.append(entry)
+                    decodedBytes += text.count
+                }
+                good.append(line)
             } catch {
                 guard options.skipInvalid else { throw error }
                 report.skipped.append(error)
             }
         }
-        progress(lineNumber)
+        progress(report.linesRead)
         let log = try openLog()
-        let batchSize = max(1, options.commitEvery ?? entries.count)
+        let batchSize = max(1, options.commitEvery ?? good.count)
         var start = 0
-        while start < entries.count {
-            let end = min(entries.count, start + batchSize)
-            let appended = try await log.append(contentsOf: Array(entries[start..<end]))
+        while start < good.count {
+            let end = min(good.count, start + batchSize)
+            var batch = Array(decoded[min(start, decoded.count)..<min(end, decoded.count)])
+            for line in good[max(start, decoded.count)..<max(end, decoded.count)] {
+                // Checked already: decoding the same bytes again gives the same entry.
+                batch.append(try Self.entry(decoding: line.text(in: input), lineNumber: line.number))
+            }
+            let appended = try await log.append(contentsOf: batch)
             report.revisions += appended.map(\.revision)
             start = end
         }
         return report
+    }
+
+    /// A line of the input: its bytes' offsets from the input's start, and its 1-based number.
+    private struct Line {
+        var bytes: Range<Int>
+        var number: Int
+
+        /// The line's bytes in `input`, without its line feed.
+        func text(in input: Data) -> Data {
+            input[(input.startIndex + bytes.lowerBound)..<(input.startIndex + bytes.upperBound)]
+        }
+    }
+
+    /// The entry a checked line appends.
+    private static func entry(decoding line: Data, lineNumber: Int) throws(SnapshotImportError) -> ChangeLog.AppendEntry
+    {
+        let annotated = try decode(line: line, lineNumber: lineNumber)
+        return ChangeLog.AppendEntry(annotated.snapshot, meta: annotated.meta)
+    }
+
+    /// Where each line of `input` lies, line feeds left out; a final line feed ends the last
+    /// line rather than starting an empty one.
+    private static func lineRanges(of input: Data) -> [Range<Int>] {
+        input.withUnsafeBytes { bytes in
+            var ranges: [Range<Int>] = []
+            var start = 0
+            while start < bytes.count {
+                let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+                ranges.append(start..<end)
+                start = end + 1
+            }
+            return ranges
+        }
     }
 }
 
