@@ -57,7 +57,7 @@ extension ChangeLog {
     }
 
     /// Appends `snapshot` as the next revision with precomputed `changes` (for example the ones a
-    /// ``ListAdapter`` delivered), stored exactly as given.
+    /// `ListAdapter` delivered), stored exactly as given.
     ///
     /// The log does not check the changes unless `verifiesChanges` is true, in which case
     /// changes that do not take the latest revision's snapshot to `snapshot` are refused with

@@ -1,6 +1,6 @@
 import ListAdapter
 
-/// Records a ``ListAdapter``'s history in a ``ChangeLog``: every update the adapter delivers
+/// Records a `ListAdapter`'s history in a ``ChangeLog``: every update the adapter delivers
 /// becomes one revision, appended exactly once and in delivery order, holding the update's new
 /// snapshot and the changes the adapter computed.
 ///
@@ -41,7 +41,7 @@ where DataSource.ItemID == String, DataSource.Summary == String {
 
     /// One recorded update: the adapter generation it came from and the revision it became.
     public struct Recording: Hashable, Sendable {
-        /// The update's ``ListAdapterUpdate/generation``.
+        /// The update's generation (`ListAdapterUpdate.generation`): 1 for the adapter's first update.
         public var generation: Int
         /// The revision the update's snapshot was stored under.
         public var revision: UInt64

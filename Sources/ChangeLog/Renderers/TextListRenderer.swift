@@ -32,8 +32,8 @@ public final class TextListRenderer: ListRenderer {
 
     /// Applies `changes` (they must take what is shown to `snapshot`) and prints the result.
     ///
-    /// - Throws: ``BatchUpdateError`` when the changes are not valid for what is shown, or do
-    ///   not lead to `snapshot` (the interchange format's rules, as ``StrictListView`` checks
+    /// - Throws: `BatchUpdateError` when the changes are not valid for what is shown, or do
+    ///   not lead to `snapshot` (the interchange format's rules, as `StrictListView` checks
     ///   them).
     public func performBatchUpdates(_ changes: LogChanges, resultingIn snapshot: LogSnapshot) throws {
         try view.performBatchUpdates(changes, resultingIn: snapshot)
