@@ -42,6 +42,8 @@ extension ChangeLog {
     /// withdraw an append already handed to the writer: it completes, and this returns its result.
     ///
     /// - Parameters:
+    ///   - snapshot: the snapshot the new revision shows.
+    ///   - meta: the revision's annotations (a commit, a request id, the reason for the change).
     ///   - expectedLatest: when given, the revision the caller expects to be the latest (0 for
     ///     an empty log); the append fails with ``ChangeLogError/Code/conflict`` if another
     ///     writer, in this process or another, appended in between.

@@ -14,6 +14,9 @@ public protocol ListRenderer<ItemID, Summary> {
     /// Replaces everything shown with `snapshot` (UITableView.reloadData).
     mutating func reloadData(_ snapshot: ListSnapshot<ItemID, Summary>)
     /// Applies one batch that takes what is shown to `snapshot` (performBatchUpdates).
+    ///
+    /// - Throws: any error, to refuse the batch (``StrictListView`` throws a ``BatchUpdateError``
+    ///   naming the broken rule); ``ListConnector`` then reloads the renderer with `snapshot`.
     mutating func performBatchUpdates(
         _ changes: ListChanges<ItemID, Summary>, resultingIn snapshot: ListSnapshot<ItemID, Summary>
     ) throws

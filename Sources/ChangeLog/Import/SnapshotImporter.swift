@@ -91,9 +91,12 @@ public struct SnapshotImporter: Sendable {
     /// Imports every line of `input`. Blank lines are skipped.
     ///
     /// - Parameters:
+    ///   - input: the lines to import, separated by `\n`: snapshot lines, or revision lines of an
+    ///     export.
     ///   - progress: called now and then with the number of lines read so far.
     /// - Throws: ``SnapshotImportError`` for a bad line (unless skipped), before anything is
-    ///   appended; ``ChangeLogError`` when the log refuses an append. With
+    ///   appended; ``ChangeLogError`` when the log refuses an append; the error of the
+    ///   `openingLogWith` closure when it cannot open the log. With
     ///   ``Options/commitEvery``, the transactions committed before such an error stay in the
     ///   log, and its latest revision tells where the import stopped.
     public func run(input: Data, progress: (Int) -> Void = { _ in }) async throws -> Report {
