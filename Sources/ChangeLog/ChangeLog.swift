@@ -8,7 +8,7 @@ import ListAdapter
 /// annotations, the full snapshot and the changes from the previous revision's snapshot.
 /// Snapshots are stored in content-defined chunks shared between revisions, so a revision
 /// costs about what changed, yet each one's snapshot is stored on its own, independently of its
-/// changes (ChangeLog.docc/RecordFormat.md).
+/// changes (<doc:RecordFormat>, in the repository at Sources/ChangeLog/ChangeLog.docc/RecordFormat.md).
 ///
 /// ## Durability
 ///
