@@ -15,8 +15,8 @@ struct JSONDuplicateKeysTests {
         #"{"a\"": "}", "a\\": "\\", "a": "\"{[:,", "{": [], "\u0041": 1}"#,
         // Numbers and literals, and keys that differ only by an escape's meaning.
         #"{"n": -1.5e+10, "t": true, "f": false, "z": null, "x\u0041": 1, "xA0": 2, "\ud83d\ude00": 1, "\ud83d\ude01": 2}"#,
-        // Canonically equivalent but different code points: different keys.
-        #"{"é": 1, "e\u0301": 2}"#,
+        // Different characters that look alike, and an escape's text against the escape's meaning.
+        #"{"K": 1, "k": 2, "\u212a\u212a": 3, "Å": 4, "A": 5, "e\\u0301": 6, "é": 7}"#,
     ]
 
     @Test("valid JSON without a key twice in one object passes", arguments: valid)
@@ -37,6 +37,12 @@ struct JSONDuplicateKeysTests {
         (#"{"\ud83d\ude00": 1, "😀": 2}"#, "😀", "(top level)"),
         (#"{"a\"b": 1, "a\u0022b": 2}"#, "a\"b", "(top level)"),
         ("\u{FEFF}" + #"{"a": 1, "a": 2}"#, "a", "(top level)"),
+        // Canonically equivalent spellings: one key to the decoder's Swift dictionaries, which
+        // keep one of the two values.
+        (#"{"é": 1, "e\u0301": 2}"#, "é", "(top level)"),
+        (#"{"meta": {"e\u0301": "1", "é": "2"}}"#, "é", "meta"),
+        (#"{"K": 1, "\u212a": 2}"#, "K", "(top level)"),
+        (#"{"Å": 1, "\u212b": 2}"#, "Å", "(top level)"),
         // The first one in reading order.
         (#"{"p": {"q": 1, "q": 2}, "p": 3}"#, "q", "p"),
     ]

@@ -71,6 +71,11 @@ struct ImportCommandTests {
             #"{"sections": [], "sections": []}"#,
             #"line 2: duplicate key "sections" at the top level; a key may appear once in an object"#
         ),
+        // Two spellings of one key up to canonical equivalence: the decoder kept one value.
+        (
+            #"{"meta": {"é": "1", "e\u0301": "2"}, "sections": []}"#,
+            #"line 2: duplicate key "é" in meta; a key may appear once in an object"#
+        ),
     ]
 
     @Test("a bad line stops the import, names the line and the problem, and appends nothing", arguments: badLines)

@@ -5,8 +5,11 @@ import Foundation
 /// (RFC 8259 leaves such objects to each parser, I-JSON forbids them). Only the keys a decoder
 /// reads count (``JSONKeys``): unknown keys are ignored on input, repeated or not.
 ///
-/// Keys are compared as strings of code points, after their escapes are decoded: `"id"` and
-/// `"\u0069d"` are the same key, and so are two spellings of an escaped surrogate pair.
+/// Keys are compared as the decoder compares them, after their escapes are decoded: `"id"` and
+/// `"\u0069d"` are the same key, and so are two spellings of an escaped surrogate pair. The
+/// decoder reads an object into a dictionary keyed by Swift strings, whose equality is Unicode
+/// canonical equivalence (the interchange format's identity): a precomposed `"é"` and `"e"` +
+/// U+0301 are one key too, of which the decoder would keep one value without a word.
 package enum JSONDuplicateKeys {
     /// A key named twice in one object, and the path of that object in
     /// ``JSONInputProblem/path(_:)``'s notation.
@@ -196,12 +199,25 @@ private struct Scanner: JSONTextReader {
         return nil
     }
 
+    /// Whether two keys are one key to the decoder: the same text once escapes are decoded, up
+    /// to canonical equivalence (Swift's string equality). Two keys written as plain ASCII are
+    /// one key exactly when their bytes are equal, the common case, compared without building
+    /// strings.
     private func same(_ lhs: Key, _ rhs: Key) -> Bool {
-        if !lhs.escaped, !rhs.escaped {
-            guard lhs.end - lhs.start == rhs.end - rhs.start else { return false }
-            return memcmp(bytes.baseAddress! + lhs.start, bytes.baseAddress! + rhs.start, lhs.end - lhs.start) == 0
+        let length = lhs.end - lhs.start
+        if !lhs.escaped, !rhs.escaped, length == rhs.end - rhs.start,
+            memcmp(bytes.baseAddress! + lhs.start, bytes.baseAddress! + rhs.start, length) == 0
+        {
+            return true
         }
-        return decoded(lhs) == decoded(rhs)
+        if !lhs.escaped, !rhs.escaped, isASCII(lhs), isASCII(rhs) { return false }
+        return String(decoding: decoded(lhs), as: UTF8.self) == String(decoding: decoded(rhs), as: UTF8.self)
+    }
+
+    /// Whether a key's text is ASCII only: no other spelling of it is canonically equivalent but
+    /// its own bytes (escapes aside).
+    private func isASCII(_ key: Key) -> Bool {
+        !bytes[key.start..<key.end].contains { $0 >= 0x80 }
     }
 
     /// The UTF-8 bytes of a key's text with its escapes decoded.
