@@ -87,6 +87,44 @@ struct JSONDuplicateKeysTests {
         }
     }
 
+    /// An object of `count` distinct keys `k0`, `k1`, …, each holding 0, with `extra` appended
+    /// after them (`, "k3": 1` repeats a key).
+    static func manyKeys(_ count: Int, then extra: String = "") -> String {
+        "{" + (0..<count).map { #""k\#($0)": 0"# }.joined(separator: ", ") + extra + "}"
+    }
+
+    @Test("in an object of many keys, past the first ones that are compared one by one, a repeated key is found")
+    func manyKeysRepeated() {
+        for count in [15, 16, 17, 40] {
+            for repeatedKey in ["k0", "k14", "k\(count - 1)"] {
+                let json = Self.manyKeys(count, then: #", "\#(repeatedKey)": 1"#)
+                #expect(JSONDuplicateKeys.first(in: Data(json.utf8)) == .init(key: repeatedKey, path: "(top level)"))
+            }
+            #expect(JSONDuplicateKeys.first(in: Data(Self.manyKeys(count).utf8)) == nil)
+            // Canonically equivalent spellings, and a repeated key the decoder ignores.
+            let meta = #"{"meta": "# + Self.manyKeys(count, then: #", "é": "1", "e\u0301": "2""#) + "}"
+            #expect(JSONDuplicateKeys.first(in: Data(meta.utf8), reading: .importLine) == .init(key: "é", path: "meta"))
+            let ignored = #"{"sections": [], "x": "# + Self.manyKeys(count, then: #", "k0": 1"#) + "}"
+            #expect(JSONDuplicateKeys.first(in: Data(ignored.utf8), reading: .importLine) == nil)
+            // The keys of a closed object do not count in the next one, nor in the one around it.
+            let siblings = "[" + Self.manyKeys(count) + ", " + Self.manyKeys(count) + "]"
+            #expect(JSONDuplicateKeys.first(in: Data(siblings.utf8)) == nil)
+            let nested = #"{"k0": "# + Self.manyKeys(count) + #", "k1": "# + Self.manyKeys(count) + "}"
+            #expect(JSONDuplicateKeys.first(in: Data(nested.utf8)) == nil)
+        }
+    }
+
+    /// Comparing every key with every other one took minutes for an object of a few hundred
+    /// thousand keys (a line of a few megabytes), and twenty seconds in a debug build for this
+    /// one's five thousand; the keys of a large object are hashed.
+    @Test("an object of many keys is checked in linear time")
+    func manyKeysLinear() {
+        let json = Data((#"{"sections": [], "x": "# + Self.manyKeys(5_000) + "}").utf8)
+        let start = ContinuousClock.now
+        #expect(JSONDuplicateKeys.first(in: json, reading: .importLine) == nil)
+        #expect(ContinuousClock.now - start < .seconds(2))
+    }
+
     @Test("random documents: none in what JSONSerialization writes from dictionaries, and a repeated key is found")
     func randomDocuments() throws {
         var random = SeededGenerator(seed: 20_261_122)

@@ -31,8 +31,8 @@ package enum JSONDuplicateKeys {
     /// UTF-8 only: refuse other text first with ``JSONTextEncoding/notUTF8(_:)``.
     ///
     /// - Parameter keys: the keys a decoder reads; a key repeated elsewhere is not reported.
-    /// - Complexity: O(*n*) for *n* bytes, plus O(*k*²) comparisons of the keys of an object
-    ///   with *k* keys.
+    /// - Complexity: O(*n*) expected for *n* bytes: an object's first keys are compared with each
+    ///   other, the keys of a larger object are hashed.
     package static func first(in json: Data, reading keys: JSONKeys = .everything) -> Duplicate? {
         json.withUnsafeBytes { raw in
             var scanner = Scanner(raw.bindMemory(to: UInt8.self), schema: keys)
@@ -67,6 +67,13 @@ private struct Scanner: JSONTextReader {
     let schema: JSONKeys
     /// The keys of every open object, innermost last.
     var keys: [Key] = []
+    /// The keys, as the decoder compares them, of each open object that has more than
+    /// ``linearScanLimit`` keys, by the object's `firstKey`: comparing every key of an object with
+    /// every other one took minutes for an object of a few hundred thousand keys.
+    var largeObjectKeys: [Int: Set<String>] = [:]
+    /// How many keys of an object are compared one by one before they are hashed instead:
+    /// most objects have a few keys, and comparing those costs less than hashing them.
+    static let linearScanLimit = 16
 
     init(_ bytes: UnsafeBufferPointer<UInt8>, schema: JSONKeys) {
         self.bytes = bytes
@@ -126,6 +133,7 @@ private struct Scanner: JSONTextReader {
                 guard byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") else { return nil }
                 if case .object(let firstKey) = container {
                     keys.removeSubrange(firstKey...)
+                    if !largeObjectKeys.isEmpty { largeObjectKeys[firstKey] = nil }
                 }
                 close()
             }
@@ -160,11 +168,22 @@ private struct Scanner: JSONTextReader {
         guard case .object(let firstKey) = containers.last, peek(UInt8(ascii: "\"")),
             let key = skipString()
         else { return nil }
-        if keys[firstKey...].contains(where: { same($0, key) }) {
-            let text = String(decoding: decoded(key), as: UTF8.self)
+        let keyCount = keys.count - firstKey
+        let repeated: Bool
+        if keyCount < Self.linearScanLimit {
+            repeated = keys[firstKey...].contains { same($0, key) }
+        } else {
+            if keyCount == Self.linearScanLimit {
+                largeObjectKeys[firstKey] = Set(keys[firstKey...].map(text(of:)))
+            }
+            // Swift's string hashing agrees with its equality, which `same(_:_:)` computes.
+            repeated = !largeObjectKeys[firstKey, default: []].insert(text(of: key)).inserted
+        }
+        if repeated {
+            let name = text(of: key)
             // A key the decoder ignores may be repeated: it is ignored, whatever it holds.
-            if schemas.last?.reads(text) ?? true {
-                return JSONDuplicateKeys.Duplicate(key: text, path: path())
+            if schemas.last?.reads(name) ?? true {
+                return JSONDuplicateKeys.Duplicate(key: name, path: path())
             }
         }
         keys.append(key)
@@ -211,7 +230,12 @@ private struct Scanner: JSONTextReader {
             return true
         }
         if !lhs.escaped, !rhs.escaped, isASCII(lhs), isASCII(rhs) { return false }
-        return String(decoding: decoded(lhs), as: UTF8.self) == String(decoding: decoded(rhs), as: UTF8.self)
+        return text(of: lhs) == text(of: rhs)
+    }
+
+    /// A key's text with its escapes decoded, as the decoder compares it.
+    private func text(of key: Key) -> String {
+        String(decoding: decoded(key), as: UTF8.self)
     }
 
     /// Whether a key's text is ASCII only: no other spelling of it is canonically equivalent but
