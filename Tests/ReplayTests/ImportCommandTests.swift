@@ -71,6 +71,20 @@ struct ImportCommandTests {
             #"{"sections": [], "sections": []}"#,
             #"line 2: duplicate key "sections" at the top level; a key may appear once in an object"#
         ),
+        // A key or a value the user chose never spans lines nor sends a terminal escape
+        // sequence: its control characters are escaped (ESC, and U+009B, the 8-bit CSI).
+        (
+            #"{"meta": {"a\nb\u001b[2J": 1}, "sections": []}"#,
+            #"line 2: field meta."a\nb\u{1b}[2J" is not a string: 1"#
+        ),
+        (
+            #"{"meta": {"a\nb": "1", "a\u000ab": "2"}, "sections": []}"#,
+            #"line 2: duplicate key "a\nb" in meta; a key may appear once in an object"#
+        ),
+        (
+            #"{"sections": [{"title": "A", "items": "\u009b2J\u007f"}]}"#,
+            #"line 2: field sections[0].items is not an array: "\u009b2J\u007f""#
+        ),
         // Two spellings of one key up to canonical equivalence: the decoder kept one value.
         (
             #"{"meta": {"é": "1", "e\u0301": "2"}, "sections": []}"#,

@@ -1,4 +1,5 @@
 import Foundation
+import ListAdapter
 
 /// Finds an object in a JSON text that names the same key twice. `JSONDecoder` keeps one of the
 /// two values without a word; an input that says two things about one field is refused instead
@@ -19,10 +20,11 @@ package enum JSONDuplicateKeys {
         /// Where the object is: `sections[0].items[3]`, or `(top level)`.
         package var path: String
 
-        /// `duplicate key "id" in sections[0].items[3]; …`.
+        /// `duplicate key "id" in sections[0].items[3]; …`, the key quoted as
+        /// `quoted(_:)` (ListAdapter) quotes a user value: its control characters escaped.
         package var description: String {
             let place = path == "(top level)" ? "at the top level" : "in \(path)"
-            return "duplicate key \"\(key)\" \(place); a key may appear once in an object"
+            return "duplicate key \(quoted(key)) \(place); a key may appear once in an object"
         }
     }
 
@@ -315,7 +317,7 @@ private struct Scanner: JSONTextReader {
                     if case .object(let firstKey) = container { return firstKey }
                     return nil
                 }.first
-                let key = String(decoding: decoded(keys[(inner ?? keys.count) - 1]), as: UTF8.self)
+                let key = printable(text(of: keys[(inner ?? keys.count) - 1]))
                 result += result.isEmpty ? key : ".\(key)"
             case .array(let index):
                 result += "[\(index)]"

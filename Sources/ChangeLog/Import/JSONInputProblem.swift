@@ -78,20 +78,24 @@ package enum JSONInputProblem {
         codingPath.isEmpty ? "" : " in \(path(codingPath))"
     }
 
-    /// `sections[1].items[0].id`, or `(top level)`.
+    /// `sections[1].items[0].id`, or `(top level)`. A key that is not printable on one line
+    /// (a `meta` key the user chose) is quoted, its control characters escaped: `meta."a\nb"`.
     package static func path(_ codingPath: [any CodingKey]) -> String {
         var result = ""
         for key in codingPath {
             if let index = key.intValue {
                 result += "[\(index)]"
             } else {
-                result += result.isEmpty ? key.stringValue : ".\(key.stringValue)"
+                let name = printable(key.stringValue)
+                result += result.isEmpty ? name : ".\(name)"
             }
         }
         return result.isEmpty ? "(top level)" : result
     }
 
-    /// `: <value>` with the JSON value found at `codingPath`, when it can be found.
+    /// `: <value>` with the JSON value found at `codingPath`, when it can be found. JSON escapes
+    /// the C0 controls only; DEL and the C1 controls (among them U+009B, the 8-bit CSI) are
+    /// escaped too, so that the value never sends a terminal escape sequence.
     private static func found(at codingPath: [any CodingKey], in json: Data) -> String {
         guard var value = try? JSONSerialization.jsonObject(with: json, options: [.fragmentsAllowed]) else {
             return ""
@@ -109,7 +113,15 @@ package enum JSONInputProblem {
             let data = try? JSONSerialization.data(
                 withJSONObject: value, options: [.fragmentsAllowed, .withoutEscapingSlashes])
         else { return "" }
-        var text = String(decoding: data, as: UTF8.self)
+        var text = ""
+        for scalar in String(decoding: data, as: UTF8.self).unicodeScalars {
+            if scalar.properties.generalCategory == .control {
+                let hex = String(scalar.value, radix: 16)
+                text += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+            } else {
+                text.unicodeScalars.append(scalar)
+            }
+        }
         if text.count > 60 { text = String(text.prefix(57)) + "..." }
         return ": \(text)"
     }
