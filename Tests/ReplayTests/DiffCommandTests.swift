@@ -66,7 +66,7 @@ struct DiffCommandTests {
             ),
             (
                 #"{"sections": "# + String(repeating: "[", count: 600) + String(repeating: "]", count: 600) + "}",
-                "not valid JSON: too many nested arrays or dictionaries at column 526"
+                "JSON the decoder cannot read: too many nested arrays or dictionaries at column 526"
             ),
             (#"{"sections": [{"title": "A"}]}"#, #"missing field "items" in sections[0]"#),
             (

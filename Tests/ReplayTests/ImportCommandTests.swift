@@ -139,6 +139,22 @@ struct ImportCommandTests {
         #expect(!FileManager.default.fileExists(atPath: log))
     }
 
+    @Test("JSON nested deeper than the decoder reads is refused as such, even under a key it does not read")
+    func nestedTooDeep() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let log = directory.path("app.lmdb")
+        let line =
+            #"{"sections": [], "x": "# + String(repeating: "[", count: 600) + String(repeating: "]", count: 600) + "}"
+        let result = try ToolRunner.run(["import", "-", "--log", log], input: line + "\n")
+        #expect(result.status == 2, "\(result)")
+        #expect(
+            result.stderr
+                == "replay: standard input, line 1: JSON the decoder cannot read: too many nested arrays or "
+                + "dictionaries at column 535; nothing was appended\n", "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: log))
+    }
+
     @Test("bytes that are not UTF-8 inside a string are named with their place, under a known key or not")
     func invalidUTF8InAString() throws {
         let directory = try TemporaryDirectory()

@@ -24,20 +24,22 @@ package enum JSONInputProblem {
 
     /// `not valid JSON: invalid value at line 2, column 14`: why `json` does not parse, where
     /// `JSONDecoder` says only that it does not. ``JSONGrammar`` names the first fault and its
-    /// place (``place(ofByte:in:)``). Where it finds none (nesting deeper than the decoder
-    /// allows), Foundation's parser gives its reason and the byte offset in it ("around
-    /// character 13").
+    /// place (``place(ofByte:in:)``). Where it finds none, the text is JSON that the decoder
+    /// refuses anyway (nested deeper than it reads): `JSON the decoder cannot read: too many
+    /// nested arrays or dictionaries at column 526`, with Foundation's parser's reason and the
+    /// byte offset in it ("around character 525").
     private static func syntaxProblem(in json: Data) -> String {
         if let violation = JSONGrammar.violation(in: json) {
             return notJSON(violation.reason, atByte: violation.offset, in: json)
         }
+        let refused = "JSON the decoder cannot read"
         let reason: String
         do {
             _ = try JSONSerialization.jsonObject(with: json, options: [.fragmentsAllowed])
-            return "not valid JSON"
+            return refused
         } catch {
             guard let text = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String else {
-                return "not valid JSON"
+                return refused
             }
             reason = text
         }
@@ -51,8 +53,8 @@ package enum JSONInputProblem {
         guard let range = sentence.range(of: marker, options: .backwards),
             let parsed = Int(sentence[range.upperBound...]), parsed >= 0,
             case let offset = parsed + (textStart - json.startIndex), offset <= json.count
-        else { return "not valid JSON: " + sentence }
-        return notJSON(String(sentence[..<range.lowerBound]), atByte: offset, in: json)
+        else { return "\(refused): \(sentence)" }
+        return "\(refused): \(sentence[..<range.lowerBound]) at \(place(ofByte: offset, in: json))"
     }
 
     /// `not valid JSON: trailing comma at column 16`: `reason`, at the byte at `offset` of `json`.
