@@ -59,6 +59,17 @@ struct ImportCommandTests {
             #"line 2: missing field "id" in sections[0].items[0]"#
         ),
         (#"{"meta": "x", "sections": []}"#, #"line 2: field meta is not an object: "x""#),
+        // The value is quoted as the line spells it.
+        (
+            #"{"sections": [{"title": "A", "items": [{"id": "a", "summary": -0}]}]}"#,
+            "line 2: field sections[0].items[0].summary is not a string: -0"
+        ),
+        (#"{"sections": [{"title": 1e400, "items": []}]}"#, "line 2: field sections[0].title is not a string: 1e400"),
+        (#"{"sections": [{"title": 1E+2, "items": []}]}"#, "line 2: field sections[0].title is not a string: 1E+2"),
+        (
+            "{\"meta\": {\"n\": [1,\t{\"k\" : 2}]}, \"sections\": []}",
+            #"line 2: field meta.n is not a string: [1, {"k" : 2}]"#
+        ),
         (
             #"{"sections": [{"title": "A", "items": [{"id": "a", "id": "b"}]}]}"#,
             #"line 2: duplicate key "id" in sections[0].items[0]; a key may appear once in an object"#

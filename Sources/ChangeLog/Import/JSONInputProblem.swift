@@ -95,29 +95,18 @@ package enum JSONInputProblem {
         return result.isEmpty ? "(top level)" : result
     }
 
-    /// `: <value>` with the JSON value found at `codingPath`, when it can be found. JSON escapes
-    /// the C0 controls only; DEL and the C1 controls (among them U+009B, the 8-bit CSI) are
-    /// escaped too, so that the value never sends a terminal escape sequence.
+    /// `: <value>` with the value at `codingPath` as the input spells it (``JSONValueText``),
+    /// when it can be found. Its line breaks and tabs, whitespace between tokens of valid JSON,
+    /// are shown as spaces. JSON escapes the C0 controls only; DEL and the C1 controls (among
+    /// them U+009B, the 8-bit CSI) are escaped too, so that the value never sends a terminal
+    /// escape sequence.
     private static func found(at codingPath: [any CodingKey], in json: Data) -> String {
-        guard var value = try? JSONSerialization.jsonObject(with: json, options: [.fragmentsAllowed]) else {
-            return ""
-        }
-        for key in codingPath {
-            if let index = key.intValue, let array = value as? [Any], array.indices.contains(index) {
-                value = array[index]
-            } else if let object = value as? [String: Any], let next = object[key.stringValue] {
-                value = next
-            } else {
-                return ""
-            }
-        }
-        guard
-            let data = try? JSONSerialization.data(
-                withJSONObject: value, options: [.fragmentsAllowed, .withoutEscapingSlashes])
-        else { return "" }
+        guard let typed = JSONValueText.text(at: codingPath, in: json) else { return "" }
         var text = ""
-        for scalar in String(decoding: data, as: UTF8.self).unicodeScalars {
-            if scalar.properties.generalCategory == .control {
+        for scalar in typed.unicodeScalars {
+            if scalar == "\n" || scalar == "\r" || scalar == "\t" {
+                text += " "
+            } else if scalar.properties.generalCategory == .control {
                 let hex = String(scalar.value, radix: 16)
                 text += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
             } else {
