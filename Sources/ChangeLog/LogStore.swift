@@ -1,3 +1,4 @@
+import CLMDB
 import ListAdapter
 
 /// The log's three databases in its LMDB environment, and the operations that run inside one
@@ -78,13 +79,16 @@ struct LogStore: Sendable {
 
     /// The checked, decoded record of `revision`.
     func body(at revision: UInt64, in transaction: borrowing LMDBTransaction) throws -> RevisionRecordBody {
-        let decoded: Result<RevisionRecordBody, RevisionRecordBody.Failure>? = try transaction.withValue(
-            forKey: revision.bigEndianKey, in: revisions
-        ) { bytes in
-            guard let bytes else { return nil }
-            return Result { () throws(RevisionRecordBody.Failure) in
-                try RevisionRecordBody(decoding: bytes, revision: revision)
+        let decoded: Result<RevisionRecordBody, RevisionRecordBody.Failure>?
+        do {
+            decoded = try transaction.withValue(forKey: revision.bigEndianKey, in: revisions) { bytes in
+                guard let bytes else { return nil }
+                return Result { () throws(RevisionRecordBody.Failure) in
+                    try RevisionRecordBody(decoding: bytes, revision: revision)
+                }
             }
+        } catch {
+            throw damage(reportedBy: error, reading: revision) ?? error
         }
         guard let decoded else { throw try missingRevision(revision, in: transaction) }
         switch decoded {
@@ -104,7 +108,23 @@ struct LogStore: Sendable {
             return try loader.load(body, in: transaction, chunks: chunks)
         } catch let failure as ChunkFailure {
             throw error(for: failure, revision: revision)
+        } catch {
+            throw damage(reportedBy: error, reading: revision) ?? error
         }
+    }
+
+    /// LMDB's own report of a damaged file while reading `revision` (`MDB_CORRUPTED`, also for a
+    /// value that reaches past the file, and `MDB_PAGE_NOTFOUND`) as damage to the log naming
+    /// the revision; `nil` for any other failure.
+    func damage(reportedBy error: any Error, reading revision: UInt64) -> ChangeLogError? {
+        guard let error = error as? LMDBError, error.code == MDB_CORRUPTED || error.code == MDB_PAGE_NOTFOUND else {
+            return nil
+        }
+        return ChangeLogError(
+            code: .malformedRecord,
+            message: "LMDB reports its file damaged while reading revision \(revision) of the log at \(path) "
+                + "(\(error)): restore the log from a backup",
+            revision: revision, path: path, cause: error)
     }
 
     /// The full record of `revision`.

@@ -1,4 +1,3 @@
-import CLMDB
 import ListAdapter
 
 /// Consecutive revisions of a log read for verification and replay: the range resolved against
@@ -94,7 +93,7 @@ struct RevisionWalk {
                 let stored = try store.snapshot(of: body, revision: revision, loader: &loader, in: transaction)
                 return Result<LogSnapshot, ChangeLogError>.success(stored.snapshot)
             } catch {
-                guard let damage = Self.damage(in: error, revision: revision, path: store.path) else { throw error }
+                guard let damage = Self.damage(in: error, revision: revision, store: store) else { throw error }
                 return .failure(damage)
             }
         }
@@ -140,7 +139,7 @@ struct RevisionWalk {
                     records.append(record)
                     items += record.snapshot.itemCount
                 } catch {
-                    guard let damage = Self.damage(in: error, revision: revision, path: store.path) else { throw error }
+                    guard let damage = Self.damage(in: error, revision: revision, store: store) else { throw error }
                     return (records, damage)
                 }
                 guard revision < last else { break }
@@ -161,22 +160,14 @@ struct RevisionWalk {
 
     /// `error` as damage to the log naming `revision`, or `nil` when it is another kind of
     /// failure: a record or chunk that fails its checksum, does not decode or has an unknown
-    /// version, and LMDB's own corruption codes.
-    private static func damage(in error: any Error, revision: UInt64, path: String) -> ChangeLogError? {
-        switch error {
-        case let error as ChangeLogError:
+    /// version, and LMDB's own corruption codes (``LogStore/damage(reportedBy:reading:)``).
+    private static func damage(in error: any Error, revision: UInt64, store: LogStore) -> ChangeLogError? {
+        if let error = error as? ChangeLogError {
             switch error.code {
             case .checksumMismatch, .malformedRecord, .unsupportedFormat: return error
             default: return nil
             }
-        case let error as LMDBError where error.code == MDB_CORRUPTED || error.code == MDB_PAGE_NOTFOUND:
-            return ChangeLogError(
-                code: .malformedRecord,
-                message: "LMDB reports its file damaged while reading revision \(revision) of the log at \(path) "
-                    + "(\(error)): restore the log from a backup",
-                revision: revision, path: path, cause: error)
-        default:
-            return nil
         }
+        return store.damage(reportedBy: error, reading: revision)
     }
 }

@@ -191,6 +191,43 @@ struct CorruptionTests {
         }
     }
 
+    /// LMDB trusts the sizes in its pages: a value whose size was damaged in the file would
+    /// have been read past the file's end (`SIGBUS`) or past the map (`SIGSEGV`).
+    @Test(
+        "a value whose stored size reaches past the data file, or past the map, is refused, not read",
+        arguments: [0x0020, 0x4000] as [UInt16])
+    func sizePastTheFile(high: UInt16) async throws {
+        try await withTemporaryDirectory { path in
+            let (log, snapshots) = try await makeLog(at: path)
+            let key = UInt64(2).bigEndianKey
+            let record = try #require(
+                try log.store.environment.read { try $0.value(forKey: key, in: log.store.revisions) })
+            // The leaf node: its data size (16 bits, then 16 more), flags, key size, key, data.
+            let file = try #require(FileHandle(forUpdatingAtPath: path + "/data.mdb"))
+            defer { try? file.close() }
+            let bytes = [UInt8](try file.readToEnd() ?? Data())
+            // Old copies of the node's page may remain in pages LMDB freed: damage every copy.
+            let nodes = bytes.indices.filter { offset in
+                offset >= 16 && bytes[offset...].starts(with: record) && bytes[(offset - 8)..<offset].elementsEqual(key)
+                    && bytes[offset - 10] == 8 && bytes[offset - 9] == 0
+            }
+            #expect(!nodes.isEmpty)
+            for data in nodes {
+                // Writing through the file shows in LMDB's shared map at once.
+                try file.seek(toOffset: UInt64(data - 14))
+                try file.write(contentsOf: [UInt8(high & 0xFF), UInt8(high >> 8)])
+            }
+            for read in [{ _ = try log.record(at: 2) }, { _ = try log.snapshot(at: 2) }] {
+                let error = #expect(throws: ChangeLogError.self) { try read() }
+                #expect(error?.code == .malformedRecord && error?.revision == 2, "\(String(describing: error))")
+                #expect(error?.message.contains("LMDB reports its file damaged while reading revision 2") == true)
+            }
+            #expect(try log.snapshot(at: 1) == snapshots[0])
+            let report = try await log.verify()
+            #expect(report.failure?.revision == 2, "\(report)")
+        }
+    }
+
     @Test("decoding damaged bytes never traps")
     func fuzzDecoding() throws {
         var generator = SeededGenerator(seed: 7)

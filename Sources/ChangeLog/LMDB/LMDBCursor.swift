@@ -23,9 +23,18 @@ package struct LMDBCursor: ~Copyable {
     }
 
     private let handle: OpaquePointer
+    /// What the keys and values lent are checked against.
+    private let bounds: MappedFileBounds
 
-    init(handle: OpaquePointer) {
+    init(handle: OpaquePointer, bounds: MappedFileBounds) {
         self.handle = handle
+        self.bounds = bounds
+    }
+
+    /// The bytes of `value`, which LMDB lent, once they are checked to lie within the data file.
+    private func lent(_ value: MDB_val) throws(LMDBError) -> UnsafeRawBufferPointer {
+        try bounds.check(value.mv_data, count: value.mv_size)
+        return UnsafeRawBufferPointer(start: value.mv_data, count: value.mv_size)
     }
 
     deinit {
@@ -65,16 +74,14 @@ package struct LMDBCursor: ~Copyable {
         var key = MDB_val()
         var value = MDB_val()
         try LMDBError.check(mdb_cursor_get(handle, &key, &value, MDB_GET_CURRENT))
-        return try body(
-            UnsafeRawBufferPointer(start: key.mv_data, count: key.mv_size),
-            UnsafeRawBufferPointer(start: value.mv_data, count: value.mv_size))
+        return try body(try lent(key), try lent(value))
     }
 
     /// A copy of the current key.
     package func currentKey() throws(LMDBError) -> [UInt8] {
         var key = MDB_val()
         try LMDBError.check(mdb_cursor_get(handle, &key, nil, MDB_GET_CURRENT))
-        return Array(UnsafeRawBufferPointer(start: key.mv_data, count: key.mv_size))
+        return Array(try lent(key))
     }
 
     /// A copy of the current key and value.
@@ -82,10 +89,7 @@ package struct LMDBCursor: ~Copyable {
         var key = MDB_val()
         var value = MDB_val()
         try LMDBError.check(mdb_cursor_get(handle, &key, &value, MDB_GET_CURRENT))
-        return (
-            Array(UnsafeRawBufferPointer(start: key.mv_data, count: key.mv_size)),
-            Array(UnsafeRawBufferPointer(start: value.mv_data, count: value.mv_size))
-        )
+        return (Array(try lent(key)), Array(try lent(value)))
     }
 
     /// Removes the current entry. Moving to ``Position/next`` afterwards reaches the entry that

@@ -78,6 +78,9 @@ package final class LMDBEnvironment: Sendable {
     private let pageSize: Int
     /// Keeps transactions away from the map while it is resized.
     let gate = MapResizeGate()
+    /// Where the map lies and how much of it the data file backs: what LMDB lends is checked
+    /// against it (``MappedFileBounds``).
+    let mapBounds: MappedFileBounds
     /// The size of the data file when keeping space ahead of it last failed (a full disk, a
     /// file-size limit), or -1: not retried until the file's size changes.
     private let reserveFailedAtSize = Atomic<Int>(-1)
@@ -101,6 +104,7 @@ package final class LMDBEnvironment: Sendable {
         self.handle = handle
         self.staleReadersCleared = staleReadersCleared
         self.dataFile = dataFile
+        self.mapBounds = MappedFileBounds(handle: handle, device: dataFile.device, inode: dataFile.inode)
     }
 
     /// Whether `data.mdb` in `directory` is still the file the environment opened (and maps):
@@ -333,6 +337,7 @@ package final class LMDBEnvironment: Sendable {
     /// without a map, which ``remapFailure`` records.
     private func remap(to size: Int) throws(LMDBError) {
         let result = mdb_env_set_mapsize(handle, size)
+        mapBounds.mapMoved()
         if result != MDB_SUCCESS {
             remapFailure.store(result, ordering: .relaxed)
         }

@@ -166,7 +166,7 @@ package struct LMDBTransaction: ~Copyable {
             return try body(nil)
         }
         try LMDBError.check(result)
-        return try body(UnsafeRawBufferPointer(start: value.mv_data, count: value.mv_size))
+        return try body(lent(value))
     }
 
     /// A copy of the value stored under `key`, or `nil` when there is none.
@@ -180,7 +180,14 @@ package struct LMDBTransaction: ~Copyable {
             return nil
         }
         try LMDBError.check(result)
-        return Array(UnsafeRawBufferPointer(start: value.mv_data, count: value.mv_size))
+        return Array(try lent(value))
+    }
+
+    /// The bytes of `value`, which LMDB lent, once they are checked to lie within the data file
+    /// (``MappedFileBounds``): a damaged size would have them reach past it.
+    func lent(_ value: MDB_val) throws(LMDBError) -> UnsafeRawBufferPointer {
+        try environment.takeUnretainedValue().mapBounds.check(value.mv_data, count: value.mv_size)
+        return UnsafeRawBufferPointer(start: value.mv_data, count: value.mv_size)
     }
 
     // MARK: - Writing
@@ -240,7 +247,7 @@ package struct LMDBTransaction: ~Copyable {
         var opened: OpaquePointer?
         try LMDBError.check(mdb_cursor_open(handle, database.handle, &opened))
         guard let opened else { throw LMDBError(code: MDB_PANIC) }
-        let cursor = LMDBCursor(handle: opened)
+        let cursor = LMDBCursor(handle: opened, bounds: environment.takeUnretainedValue().mapBounds)
         return try body(cursor)
     }
 }

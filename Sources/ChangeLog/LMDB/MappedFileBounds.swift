@@ -1,0 +1,101 @@
+import CLMDB
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Where an environment's map lies in memory and how much of it the data file backs, to refuse a
+/// value that LMDB hands out past the file's end.
+///
+/// LMDB trusts the sizes stored in its pages. In a data file damaged behind its back (a flipped
+/// bit in a node's size), a value may reach past the end of the file, or of the map: reading it
+/// would crash the process with `SIGBUS` or `SIGSEGV`. Each key and value a transaction lends is
+/// checked against these bounds first and refused as `MDB_CORRUPTED` instead.
+///
+/// The map's place is read from `/proc/self/maps` (Linux), once per mapping: a remap moves it
+/// (``mapMoved()``). Where that file does not exist the bounds are unknown and nothing is
+/// checked. Bytes outside the map are a write transaction's own pages, in memory, and pass.
+final class MappedFileBounds: Sendable {
+    private struct State {
+        /// The map's addresses, once read; `nil` before, or when they cannot be found.
+        var map: Range<UInt>?
+        /// Whether ``map`` was looked up since the last remap.
+        var looked = false
+        /// The data file's size when last read.
+        var fileSize: UInt = 0
+    }
+
+    private let state = Mutex(State())
+    /// The data file's device and inode, to find its mapping.
+    private let device: UInt64
+    private let inode: UInt64
+    /// The environment, for its data file's descriptor.
+    nonisolated(unsafe) private let handle: OpaquePointer
+
+    /// Bounds for the environment `handle`, whose data file is on `device` with `inode`.
+    init(handle: OpaquePointer, device: UInt64, inode: UInt64) {
+        self.handle = handle
+        self.device = device
+        self.inode = inode
+    }
+
+    /// Forgets the map's place: the environment was just mapped again.
+    func mapMoved() {
+        state.withLock { $0 = State() }
+    }
+
+    /// Throws `MDB_CORRUPTED` when the `count` bytes at `start`, lent by LMDB, lie in the map but
+    /// reach past the data file's end.
+    func check(_ start: UnsafeMutableRawPointer?, count: Int) throws(LMDBError) {
+        guard count > 0, let start else { return }
+        let address = UInt(bitPattern: start)
+        let (end, overflow) = address.addingReportingOverflow(UInt(count))
+        let passes = state.withLock { state -> Bool in
+            if !state.looked {
+                state.looked = true
+                state.map = Self.mapping(ofDevice: device, inode: inode)
+            }
+            guard let map = state.map, map.contains(address) else { return true }
+            guard !overflow, end <= map.upperBound else { return false }
+            if end <= map.lowerBound + state.fileSize { return true }
+            // The file may have grown since its size was read.
+            state.fileSize = fileSize()
+            return end <= map.lowerBound + state.fileSize
+        }
+        if !passes {
+            throw LMDBError(code: MDB_CORRUPTED)
+        }
+    }
+
+    /// The data file's size, or 0 when it cannot be read.
+    private func fileSize() -> UInt {
+        var descriptor: mdb_filehandle_t = -1
+        var status = stat()
+        guard mdb_env_get_fd(handle, &descriptor) == MDB_SUCCESS, fstat(descriptor, &status) == 0 else { return 0 }
+        return UInt(max(0, status.st_size))
+    }
+
+    /// The addresses of this process's mapping of the file on `device` with `inode`, from its
+    /// start, read from `/proc/self/maps`: lines such as
+    /// `7f68a5000000-7f68a9000000 r--s 00000000 fe:01 1234 /path/data.mdb`.
+    private static func mapping(ofDevice device: UInt64, inode: UInt64) -> Range<UInt>? {
+        guard let text = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else { return nil }
+        // Linux's encoding of a device number: the major in bits 8-19 and 32-43, the minor in
+        // bits 0-7 and 20-31.
+        let major = ((device >> 8) & 0xFFF) | ((device >> 32) & ~0xFFF)
+        let minor = (device & 0xFF) | ((device >> 12) & ~0xFF)
+        for line in text.split(separator: "\n") {
+            let fields = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
+            guard fields.count >= 5, UInt64(fields[4]) == inode, UInt64(fields[2], radix: 16) == 0 else { continue }
+            let numbers = fields[3].split(separator: ":").compactMap { UInt64($0, radix: 16) }
+            let bounds = fields[0].split(separator: "-").compactMap { UInt($0, radix: 16) }
+            guard numbers == [major, minor], bounds.count == 2, bounds[0] < bounds[1] else { continue }
+            return bounds[0]..<bounds[1]
+        }
+        return nil
+    }
+}
