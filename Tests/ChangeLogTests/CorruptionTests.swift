@@ -228,6 +228,26 @@ struct CorruptionTests {
         }
     }
 
+    /// `/proc` files report a size of 0: Foundation's readers returned the first 4 KB of
+    /// `/proc/self/maps`, about 30 lines, and the bounds of most logs went unchecked.
+    @Test("the map of every open log is found, in a process with many mappings")
+    func mapsOfManyLogs() throws {
+        try withTemporaryDirectory { path in
+            let logs = try (0..<40).map { try ChangeLog(path: path + "/log-\($0)") }
+            for log in logs {
+                var status = stat()
+                #expect(stat(log.path + "/data.mdb", &status) == 0)
+                let lent = try log.store.environment.read { transaction in
+                    try transaction.withValue(forKey: LogStore.formatKey, in: log.store.meta) {
+                        UInt(bitPattern: $0?.baseAddress)
+                    }
+                }
+                let maps = MappedFileBounds.mappings(ofDevice: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+                #expect(maps.contains { $0.contains(lent) }, "\(log.path): \(maps)")
+            }
+        }
+    }
+
     @Test("decoding damaged bytes never traps")
     func fuzzDecoding() throws {
         var generator = SeededGenerator(seed: 7)

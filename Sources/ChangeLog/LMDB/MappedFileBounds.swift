@@ -56,8 +56,13 @@ final class MappedFileBounds: Sendable {
         let (end, overflow) = address.addingReportingOverflow(UInt(count))
         let passes = state.withLock { state -> Bool in
             if !state.looked {
-                state.looked = true
-                state.map = Self.mapping(ofDevice: device, inode: inode)
+                let candidates = Self.mappings(ofDevice: device, inode: inode)
+                // Another environment of this process may still map a deleted file whose inode
+                // this one's data file now has: the map is the one that holds the address. When
+                // none does, the address is in memory (a write transaction's page) unless the
+                // map is certain.
+                state.map = candidates.first { $0.contains(address) } ?? (candidates.count == 1 ? candidates[0] : nil)
+                state.looked = state.map != nil || candidates.isEmpty
             }
             guard let map = state.map, map.contains(address) else { return true }
             guard !overflow, end <= map.upperBound else { return false }
@@ -79,11 +84,12 @@ final class MappedFileBounds: Sendable {
         return UInt(max(0, status.st_size))
     }
 
-    /// The addresses of this process's mapping of the file on `device` with `inode`, from its
+    /// The addresses of this process's mappings of the file on `device` with `inode`, from its
     /// start, read from `/proc/self/maps`: lines such as
     /// `7f68a5000000-7f68a9000000 r--s 00000000 fe:01 1234 /path/data.mdb`.
-    private static func mapping(ofDevice device: UInt64, inode: UInt64) -> Range<UInt>? {
-        guard let text = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else { return nil }
+    static func mappings(ofDevice device: UInt64, inode: UInt64) -> [Range<UInt>] {
+        guard let text = readWhole("/proc/self/maps") else { return [] }
+        var found: [Range<UInt>] = []
         // Linux's encoding of a device number: the major in bits 8-19 and 32-43, the minor in
         // bits 0-7 and 20-31.
         let major = ((device >> 8) & 0xFFF) | ((device >> 32) & ~0xFFF)
@@ -94,8 +100,26 @@ final class MappedFileBounds: Sendable {
             let numbers = fields[3].split(separator: ":").compactMap { UInt64($0, radix: 16) }
             let bounds = fields[0].split(separator: "-").compactMap { UInt($0, radix: 16) }
             guard numbers == [major, minor], bounds.count == 2, bounds[0] < bounds[1] else { continue }
-            return bounds[0]..<bounds[1]
+            found.append(bounds[0]..<bounds[1])
         }
-        return nil
+        return found
+    }
+
+    /// The whole text of the file at `path`, read to its end. `/proc` files report a size of 0
+    /// and are made as they are read: `String(contentsOfFile:)` returned only the first 4 KB of
+    /// `/proc/self/maps`, a few dozen of a busy process's mappings.
+    private static func readWhole(_ path: String) -> String? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var block = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = block.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { return nil }
+            if count == 0 { return String(decoding: bytes, as: UTF8.self) }
+            bytes += block[..<count]
+        }
     }
 }
