@@ -78,4 +78,18 @@ struct SnapshotImporterTests {
             }
         }
     }
+
+    @Test("a meta key that reads as a number is named as a key, not as an array index")
+    func numericMetaKeyInPath() throws {
+        for (key, named) in [("-0", "meta.-0"), ("3", "meta.3"), ("+3", "meta.+3")] {
+            let line = Data(#"{"meta": {"\#(key)": 1}, "sections": []}"#.utf8)
+            let error = #expect(throws: SnapshotImportError.self) {
+                try SnapshotImporter.decode(line: line, lineNumber: 1)
+            }
+            #expect(error?.problem == "field \(named) is not a string: 1")
+        }
+        let line = Data(#"{"sections": [{"title": "A", "items": []}, {"title": 2, "items": []}]}"#.utf8)
+        let error = #expect(throws: SnapshotImportError.self) { try SnapshotImporter.decode(line: line, lineNumber: 1) }
+        #expect(error?.problem == "field sections[1].title is not a string: 2")
+    }
 }

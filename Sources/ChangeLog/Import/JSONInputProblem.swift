@@ -85,7 +85,9 @@ package enum JSONInputProblem {
     package static func path(_ codingPath: [any CodingKey]) -> String {
         var result = ""
         for key in codingPath {
-            if let index = key.intValue {
+            // An array's element has an index and a name that is no number ("Index 1"); an
+            // object's key such as "3" or "-0" has an index too (Int of its name), but is a name.
+            if let index = key.intValue, Int(key.stringValue) == nil {
                 result += "[\(index)]"
             } else {
                 let name = printable(key.stringValue)
