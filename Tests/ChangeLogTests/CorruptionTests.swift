@@ -242,7 +242,8 @@ struct CorruptionTests {
                         UInt(bitPattern: $0?.baseAddress)
                     }
                 }
-                let maps = MappedFileBounds.mappings(ofDevice: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+                let maps =
+                    MappedFileBounds.mappings(ofDevice: UInt64(status.st_dev), inode: UInt64(status.st_ino)) ?? []
                 #expect(maps.contains { $0.contains(lent) }, "\(log.path): \(maps)")
             }
         }

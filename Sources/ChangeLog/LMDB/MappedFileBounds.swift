@@ -55,8 +55,9 @@ final class MappedFileBounds: Sendable {
         let address = UInt(bitPattern: start)
         let (end, overflow) = address.addingReportingOverflow(UInt(count))
         let passes = state.withLock { state -> Bool in
-            if !state.looked {
-                let candidates = Self.mappings(ofDevice: device, inode: inode)
+            // A list that cannot be read now (no descriptor left, say) is read again next time;
+            // without `/proc` at all, never.
+            if !state.looked, let candidates = Self.mappings(ofDevice: device, inode: inode) {
                 // Another environment of this process may still map a deleted file whose inode
                 // this one's data file now has: the map is the one that holds the address. When
                 // none does, the address is in memory (a write transaction's page) unless the
@@ -86,9 +87,14 @@ final class MappedFileBounds: Sendable {
 
     /// The addresses of this process's mappings of the file on `device` with `inode`, from its
     /// start, read from `/proc/self/maps`: lines such as
-    /// `7f68a5000000-7f68a9000000 r--s 00000000 fe:01 1234 /path/data.mdb`.
-    static func mappings(ofDevice device: UInt64, inode: UInt64) -> [Range<UInt>] {
-        guard let text = readWhole("/proc/self/maps") else { return [] }
+    /// `7f68a5000000-7f68a9000000 r--s 00000000 fe:01 1234 /path/data.mdb`. None where there
+    /// is no such file (not Linux); `nil` when it exists but cannot be read now.
+    static func mappings(ofDevice device: UInt64, inode: UInt64) -> [Range<UInt>]? {
+        let text: String
+        switch readWhole("/proc/self/maps") {
+        case .success(let read): text = read
+        case .failure(let error): return error.code == ENOENT ? [] : nil
+        }
         var found: [Range<UInt>] = []
         // Linux's encoding of a device number: the major in bits 8-19 and 32-43, the minor in
         // bits 0-7 and 20-31.
@@ -108,17 +114,18 @@ final class MappedFileBounds: Sendable {
     /// The whole text of the file at `path`, read to its end. `/proc` files report a size of 0
     /// and are made as they are read: `String(contentsOfFile:)` returned only the first 4 KB of
     /// `/proc/self/maps`, a few dozen of a busy process's mappings.
-    private static func readWhole(_ path: String) -> String? {
+    /// On failure, the `errno` of the `open` or `read` that failed, as an ``LMDBError``.
+    private static func readWhole(_ path: String) -> Result<String, LMDBError> {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
+        guard descriptor >= 0 else { return .failure(LMDBError(code: errno)) }
         defer { close(descriptor) }
         var bytes: [UInt8] = []
         var block = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let count = block.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count < 0, errno == EINTR { continue }
-            guard count >= 0 else { return nil }
-            if count == 0 { return String(decoding: bytes, as: UTF8.self) }
+            guard count >= 0 else { return .failure(LMDBError(code: errno)) }
+            if count == 0 { return .success(String(decoding: bytes, as: UTF8.self)) }
             bytes += block[..<count]
         }
     }
