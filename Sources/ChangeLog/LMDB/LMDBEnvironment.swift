@@ -398,6 +398,8 @@ package final class LMDBEnvironment: Sendable {
             unlessSize: reserveFailedAtSize.load(ordering: .relaxed))
         if case .failed(let size) = outcome {
             reserveFailedAtSize.store(size, ordering: .relaxed)
+            // The file was cut back to its size before the reserve.
+            mapBounds.fileMayHaveShrunk()
         }
     }
 

@@ -48,6 +48,12 @@ final class MappedFileBounds: Sendable {
         state.withLock { $0 = State() }
     }
 
+    /// Forgets the data file's size, which is read again at the next check: the file was cut
+    /// back (a reserve of zeros that failed), and the size known may be past its end now.
+    func fileMayHaveShrunk() {
+        state.withLock { $0.fileSize = 0 }
+    }
+
     /// Throws `MDB_CORRUPTED` when the `count` bytes at `start`, lent by LMDB, lie in the map but
     /// reach past the data file's end.
     func check(_ start: UnsafeMutableRawPointer?, count: Int) throws(LMDBError) {
