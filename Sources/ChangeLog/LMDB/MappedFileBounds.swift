@@ -20,16 +20,17 @@ import Synchronization
 /// (``mapMoved()``). Where that file does not exist the bounds are unknown and nothing is
 /// checked. Bytes outside the map are a write transaction's own pages, in memory, and pass.
 final class MappedFileBounds: Sendable {
-    private struct State {
-        /// The map's addresses, once read; `nil` before, or when they cannot be found.
-        var map: Range<UInt>?
-        /// Whether ``map`` was looked up since the last remap.
-        var looked = false
-        /// The data file's size when last read.
-        var fileSize: UInt = 0
-    }
-
-    private let state = Mutex(State())
+    /// The map's first address and the address past its end; both 0 while unknown. Read
+    /// without a lock: every key and value lent is checked, by every reading thread.
+    private let mapStart = Atomic<UInt>(0)
+    private let mapEnd = Atomic<UInt>(0)
+    /// The address past the data file's end in the map, as last read; 0 to read it again.
+    private let fileEnd = Atomic<UInt>(0)
+    /// Whether the map was looked up since the last remap; set once ``mapStart`` and
+    /// ``mapEnd`` hold the result.
+    private let looked = Atomic<Bool>(false)
+    /// Held while the map is looked up.
+    private let lookup = Mutex(())
     /// The data file's device and inode, to find its mapping.
     private let device: UInt64
     private let inode: UInt64
@@ -43,15 +44,21 @@ final class MappedFileBounds: Sendable {
         self.inode = inode
     }
 
-    /// Forgets the map's place: the environment was just mapped again.
+    /// Forgets the map's place: the environment was just mapped again. Called while no
+    /// transaction is open (the resize gate is held exclusively), so no check runs meanwhile.
     func mapMoved() {
-        state.withLock { $0 = State() }
+        lookup.withLock { _ in
+            looked.store(false, ordering: .releasing)
+            mapStart.store(0, ordering: .relaxed)
+            mapEnd.store(0, ordering: .relaxed)
+            fileEnd.store(0, ordering: .relaxed)
+        }
     }
 
     /// Forgets the data file's size, which is read again at the next check: the file was cut
     /// back (a reserve of zeros that failed), and the size known may be past its end now.
     func fileMayHaveShrunk() {
-        state.withLock { $0.fileSize = 0 }
+        fileEnd.store(0, ordering: .relaxed)
     }
 
     /// Throws `MDB_CORRUPTED` when the `count` bytes at `start`, lent by LMDB, lie in the map but
@@ -59,27 +66,41 @@ final class MappedFileBounds: Sendable {
     func check(_ start: UnsafeMutableRawPointer?, count: Int) throws(LMDBError) {
         guard count > 0, let start else { return }
         let address = UInt(bitPattern: start)
-        let (end, overflow) = address.addingReportingOverflow(UInt(count))
-        let passes = state.withLock { state -> Bool in
-            // A list that cannot be read now (no descriptor left, say) is read again next time;
-            // without `/proc` at all, never.
-            if !state.looked, let candidates = Self.mappings(ofDevice: device, inode: inode) {
-                // Another environment of this process may still map a deleted file whose inode
-                // this one's data file now has: the map is the one that holds the address. When
-                // none does, the address is in memory (a write transaction's page) unless the
-                // map is certain.
-                state.map = candidates.first { $0.contains(address) } ?? (candidates.count == 1 ? candidates[0] : nil)
-                state.looked = state.map != nil || candidates.isEmpty
-            }
-            guard let map = state.map, map.contains(address) else { return true }
-            guard !overflow, end <= map.upperBound else { return false }
-            if end <= map.lowerBound + state.fileSize { return true }
-            // The file may have grown since its size was read.
-            state.fileSize = fileSize()
-            return end <= map.lowerBound + state.fileSize
+        if !looked.load(ordering: .acquiring) {
+            lookUp(holding: address)
         }
-        if !passes {
-            throw LMDBError(code: MDB_CORRUPTED)
+        let lower = mapStart.load(ordering: .relaxed)
+        let upper = mapEnd.load(ordering: .relaxed)
+        // Outside the map (or the map unknown): a write transaction's own page, in memory.
+        guard lower < upper, (lower..<upper).contains(address) else { return }
+        let (end, overflow) = address.addingReportingOverflow(UInt(count))
+        guard !overflow, end <= upper else { throw LMDBError(code: MDB_CORRUPTED) }
+        if end <= fileEnd.load(ordering: .relaxed) { return }
+        // The file may have grown since its size was read.
+        let current = lower + min(fileSize(), upper - lower)
+        fileEnd.store(current, ordering: .relaxed)
+        guard end <= current else { throw LMDBError(code: MDB_CORRUPTED) }
+    }
+
+    /// Looks the map up in `/proc/self/maps`, given an `address` LMDB lent.
+    ///
+    /// A list that cannot be read now (no descriptor left, say) is read again next time;
+    /// without `/proc` at all, never. Another environment of this process may still map a
+    /// deleted file whose inode this one's data file now has: the map is the one that holds the
+    /// address. When none does, the address is in memory (a write transaction's page) unless
+    /// the map is certain, and the next address looks again.
+    private func lookUp(holding address: UInt) {
+        lookup.withLock { _ in
+            guard !looked.load(ordering: .relaxed), let candidates = Self.mappings(ofDevice: device, inode: inode)
+            else { return }
+            let map = candidates.first { $0.contains(address) } ?? (candidates.count == 1 ? candidates[0] : nil)
+            if let map {
+                mapStart.store(map.lowerBound, ordering: .relaxed)
+                mapEnd.store(map.upperBound, ordering: .relaxed)
+            }
+            if map != nil || candidates.isEmpty {
+                looked.store(true, ordering: .releasing)
+            }
         }
     }
 
