@@ -77,7 +77,9 @@ final class MappedFileBounds: Sendable {
         guard !overflow, end <= upper else { throw LMDBError(code: MDB_CORRUPTED) }
         if end <= fileEnd.load(ordering: .relaxed) { return }
         // The file may have grown since its size was read.
-        let current = lower + min(fileSize(), upper - lower)
+        // A size that cannot be read refuses nothing: the check only guards against damage.
+        guard let size = fileSize() else { return }
+        let current = lower + min(size, upper - lower)
         fileEnd.store(current, ordering: .relaxed)
         guard end <= current else { throw LMDBError(code: MDB_CORRUPTED) }
     }
@@ -104,11 +106,11 @@ final class MappedFileBounds: Sendable {
         }
     }
 
-    /// The data file's size, or 0 when it cannot be read.
-    private func fileSize() -> UInt {
+    /// The data file's size, or `nil` when it cannot be read.
+    private func fileSize() -> UInt? {
         var descriptor: mdb_filehandle_t = -1
         var status = stat()
-        guard mdb_env_get_fd(handle, &descriptor) == MDB_SUCCESS, fstat(descriptor, &status) == 0 else { return 0 }
+        guard mdb_env_get_fd(handle, &descriptor) == MDB_SUCCESS, fstat(descriptor, &status) == 0 else { return nil }
         return UInt(max(0, status.st_size))
     }
 
