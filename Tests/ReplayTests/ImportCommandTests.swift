@@ -139,30 +139,27 @@ struct ImportCommandTests {
             (#"{"sections": [{"title": "A"#, "unexpected end of text in a string at column 27"),
         ])
     func notJSONWhereUnread(line: String, problem: String) throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let log = directory.path("app.lmdb")
-        let result = try ToolRunner.run(["import", "-", "--log", log], input: line + "\n")
-        #expect(result.status == 2, "\(result)")
-        #expect(
-            result.stderr == "replay: standard input, line 1: not valid JSON: \(problem); nothing was appended\n",
-            "\(result)")
-        #expect(!FileManager.default.fileExists(atPath: log))
+        try expectRefused(line, saying: "not valid JSON: \(problem)")
     }
 
     @Test("JSON nested deeper than the decoder reads is refused as such, even under a key it does not read")
     func nestedTooDeep() throws {
+        let line =
+            #"{"sections": [], "x": "# + String(repeating: "[", count: 600) + String(repeating: "]", count: 600) + "}"
+        try expectRefused(
+            line, saying: "JSON the decoder cannot read: too many nested arrays or dictionaries at column 535")
+    }
+
+    /// Imports `line` alone from standard input into a new log, and expects it refused with
+    /// `problem`, the log never created.
+    private func expectRefused(_ line: String, saying problem: String) throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let log = directory.path("app.lmdb")
-        let line =
-            #"{"sections": [], "x": "# + String(repeating: "[", count: 600) + String(repeating: "]", count: 600) + "}"
         let result = try ToolRunner.run(["import", "-", "--log", log], input: line + "\n")
         #expect(result.status == 2, "\(result)")
         #expect(
-            result.stderr
-                == "replay: standard input, line 1: JSON the decoder cannot read: too many nested arrays or "
-                + "dictionaries at column 535; nothing was appended\n", "\(result)")
+            result.stderr == "replay: standard input, line 1: \(problem); nothing was appended\n", "\(result)")
         #expect(!FileManager.default.fileExists(atPath: log))
     }
 
