@@ -71,8 +71,7 @@ private struct Locator: JSONTextReader {
             guard peek(UInt8(ascii: "\"")) else { break }
             let keyStart = position
             guard skipString() else { return false }
-            let key = try? JSONDecoder().decode(
-                String.self, from: Data(UnsafeBufferPointer(rebasing: bytes[keyStart..<position])))
+            let key = Self.text(ofString: UnsafeBufferPointer(rebasing: bytes[keyStart..<position]))
             skipWhitespace()
             guard peek(UInt8(ascii: ":")) else { return false }
             position += 1
@@ -89,6 +88,15 @@ private struct Locator: JSONTextReader {
         guard let found else { return false }
         position = found
         return true
+    }
+
+    /// The text of a JSON string, `quoted` with its quotes: its bytes as they are when it has no
+    /// escape (most keys), otherwise decoded by `JSONDecoder`.
+    private static func text(ofString quoted: UnsafeBufferPointer<UInt8>) -> String? {
+        guard quoted.contains(UInt8(ascii: "\\")) else {
+            return String(decoding: UnsafeBufferPointer(rebasing: quoted.dropFirst().dropLast()), as: UTF8.self)
+        }
+        return try? JSONDecoder().decode(String.self, from: Data(quoted))
     }
 
     /// Skips the value that starts here; `false` when the text ends first or holds no value here.
