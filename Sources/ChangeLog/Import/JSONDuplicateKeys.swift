@@ -168,7 +168,7 @@ private struct Scanner: JSONTextReader {
     private mutating func readKey() -> JSONDuplicateKeys.Duplicate? {
         skipWhitespace()
         guard case .object(let firstKey) = containers.last, peek(UInt8(ascii: "\"")),
-            let key = skipString()
+            let key = readString()
         else { return nil }
         let keyCount = keys.count - firstKey
         let repeated: Bool
@@ -195,29 +195,13 @@ private struct Scanner: JSONTextReader {
         return nil
     }
 
-    /// Skips the string starting at the current position (its opening quote); returns where
-    /// its text lies, or `nil` when it does not end. Most of a document's bytes are inside
-    /// strings: `memchr` finds each quote, and a quote after an odd run of backslashes is
-    /// escaped.
-    private mutating func skipString() -> Key? {
-        let base = bytes.baseAddress!
+    /// Reads a string from its opening quote: where its text lies, and whether it has escapes
+    /// (``JSONTextReader/skipString()``); `nil` when the text ends first.
+    private mutating func readString() -> Key? {
         let start = position + 1
-        var from = start
-        while from < bytes.count {
-            guard let found = memchr(base + from, Int32(UInt8(ascii: "\"")), bytes.count - from) else { return nil }
-            let quote = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-            var backslashes = 0
-            while quote - backslashes - 1 >= start, base[quote - backslashes - 1] == UInt8(ascii: "\\") {
-                backslashes += 1
-            }
-            if backslashes % 2 == 0 {
-                position = quote + 1
-                let escaped = memchr(base + start, Int32(UInt8(ascii: "\\")), quote - start) != nil
-                return Key(start: start, end: quote, escaped: escaped)
-            }
-            from = quote + 1
-        }
-        return nil
+        guard let quote = skipString() else { return nil }
+        let escaped = memchr(bytes.baseAddress! + start, Int32(UInt8(ascii: "\\")), quote - start) != nil
+        return Key(start: start, end: quote, escaped: escaped)
     }
 
     /// Whether two keys are one key to the decoder: the same text once escapes are decoded, up

@@ -1,6 +1,12 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The steps a single pass over JSON text takes byte by byte, shared by the passes of this
-/// folder (``JSONGrammar``'s and ``JSONDuplicateKeys``'): where the text starts, whitespace,
-/// and where a number or a literal ends.
+/// folder (``JSONGrammar``'s, ``JSONDuplicateKeys``' and ``JSONValueText``'s): where the text
+/// starts, whitespace, strings, and where a number or a literal ends.
 protocol JSONTextReader {
     /// The text.
     var bytes: UnsafeBufferPointer<UInt8> { get }
@@ -23,6 +29,31 @@ extension JSONTextReader {
             default: return
             }
         }
+    }
+
+    /// Skips a string from its opening quote (the next byte) to past its closing one; returns
+    /// the offset of the closing quote, or `nil` when the text ends first. Escapes are skipped,
+    /// not checked. Most of a document's bytes are inside strings: `memchr` finds each quote, and
+    /// a quote after an odd run of backslashes is escaped.
+    mutating func skipString() -> Int? {
+        let base = bytes.baseAddress!
+        let start = position + 1
+        var from = start
+        while from < bytes.count {
+            guard let found = memchr(base + from, Int32(UInt8(ascii: "\"")), bytes.count - from) else { return nil }
+            let quote = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            // A quote ends the string unless an odd number of backslashes escapes it.
+            var backslashes = 0
+            while quote - backslashes - 1 >= start, base[quote - backslashes - 1] == UInt8(ascii: "\\") {
+                backslashes += 1
+            }
+            if backslashes % 2 == 0 {
+                position = quote + 1
+                return quote
+            }
+            from = quote + 1
+        }
+        return nil
     }
 
     /// Whether the next byte is `byte`.

@@ -70,7 +70,7 @@ private struct Locator: JSONTextReader {
             skipWhitespace()
             guard peek(UInt8(ascii: "\"")) else { break }
             let keyStart = position
-            guard skipString() else { return false }
+            guard skipString() != nil else { return false }
             let key = Self.text(ofString: UnsafeBufferPointer(rebasing: bytes[keyStart..<position]))
             skipWhitespace()
             guard peek(UInt8(ascii: ":")) else { return false }
@@ -104,13 +104,13 @@ private struct Locator: JSONTextReader {
         guard position < bytes.count else { return false }
         switch bytes[position] {
         case UInt8(ascii: "\""):
-            return skipString()
+            return skipString() != nil
         case UInt8(ascii: "["), UInt8(ascii: "{"):
             var depth = 0
             while position < bytes.count {
                 switch bytes[position] {
                 case UInt8(ascii: "\""):
-                    guard skipString() else { return false }
+                    guard skipString() != nil else { return false }
                     continue
                 case UInt8(ascii: "["), UInt8(ascii: "{"):
                     depth += 1
@@ -131,22 +131,5 @@ private struct Locator: JSONTextReader {
             while !atScalarEnd { position += 1 }
             return position > start
         }
-    }
-
-    /// Skips a string from its opening quote to past its closing one.
-    private mutating func skipString() -> Bool {
-        position += 1
-        while position < bytes.count {
-            switch bytes[position] {
-            case UInt8(ascii: "\""):
-                position += 1
-                return true
-            case UInt8(ascii: "\\"):
-                position += 2
-            default:
-                position += 1
-            }
-        }
-        return false
     }
 }
