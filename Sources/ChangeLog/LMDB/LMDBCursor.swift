@@ -31,12 +31,6 @@ package struct LMDBCursor: ~Copyable {
         self.bounds = bounds
     }
 
-    /// The bytes of `value`, which LMDB lent, once they are checked to lie within the data file.
-    private func lent(_ value: MDB_val) throws(LMDBError) -> UnsafeRawBufferPointer {
-        try bounds.check(value.mv_data, count: value.mv_size)
-        return UnsafeRawBufferPointer(start: value.mv_data, count: value.mv_size)
-    }
-
     deinit {
         mdb_cursor_close(handle)
     }
@@ -74,14 +68,14 @@ package struct LMDBCursor: ~Copyable {
         var key = MDB_val()
         var value = MDB_val()
         try LMDBError.check(mdb_cursor_get(handle, &key, &value, MDB_GET_CURRENT))
-        return try body(try lent(key), try lent(value))
+        return try body(try bounds.lent(key), try bounds.lent(value))
     }
 
     /// A copy of the current key.
     package func currentKey() throws(LMDBError) -> [UInt8] {
         var key = MDB_val()
         try LMDBError.check(mdb_cursor_get(handle, &key, nil, MDB_GET_CURRENT))
-        return Array(try lent(key))
+        return Array(try bounds.lent(key))
     }
 
     /// A copy of the current key and value.
@@ -89,7 +83,7 @@ package struct LMDBCursor: ~Copyable {
         var key = MDB_val()
         var value = MDB_val()
         try LMDBError.check(mdb_cursor_get(handle, &key, &value, MDB_GET_CURRENT))
-        return (Array(try lent(key)), Array(try lent(value)))
+        return (Array(try bounds.lent(key)), Array(try bounds.lent(value)))
     }
 
     /// Removes the current entry. Moving to ``Position/next`` afterwards reaches the entry that

@@ -166,7 +166,7 @@ package struct LMDBTransaction: ~Copyable {
             return try body(nil)
         }
         try LMDBError.check(result)
-        return try body(lent(value))
+        return try body(environment.takeUnretainedValue().mapBounds.lent(value))
     }
 
     /// A copy of the value stored under `key`, or `nil` when there is none.
@@ -180,14 +180,7 @@ package struct LMDBTransaction: ~Copyable {
             return nil
         }
         try LMDBError.check(result)
-        return Array(try lent(value))
-    }
-
-    /// The bytes of `value`, which LMDB lent, once they are checked to lie within the data file
-    /// (``MappedFileBounds``): a damaged size would have them reach past it.
-    func lent(_ value: MDB_val) throws(LMDBError) -> UnsafeRawBufferPointer {
-        try environment.takeUnretainedValue().mapBounds.check(value.mv_data, count: value.mv_size)
-        return UnsafeRawBufferPointer(start: value.mv_data, count: value.mv_size)
+        return Array(try environment.takeUnretainedValue().mapBounds.lent(value))
     }
 
     // MARK: - Writing

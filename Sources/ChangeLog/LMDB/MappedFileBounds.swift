@@ -63,7 +63,7 @@ final class MappedFileBounds: Sendable {
 
     /// Throws `MDB_CORRUPTED` when the `count` bytes at `start`, lent by LMDB, lie in the map but
     /// reach past the data file's end.
-    func check(_ start: UnsafeMutableRawPointer?, count: Int) throws(LMDBError) {
+    private func check(_ start: UnsafeMutableRawPointer?, count: Int) throws(LMDBError) {
         guard count > 0, let start else { return }
         let address = UInt(bitPattern: start)
         if !looked.load(ordering: .acquiring) {
@@ -82,6 +82,13 @@ final class MappedFileBounds: Sendable {
         let current = lower + min(size, upper - lower)
         fileEnd.store(current, ordering: .relaxed)
         guard end <= current else { throw LMDBError(code: MDB_CORRUPTED) }
+    }
+
+    /// The bytes of `value`, which LMDB lent, once ``check(_:count:)`` found them within the data
+    /// file: what transactions and cursors hand out.
+    func lent(_ value: MDB_val) throws(LMDBError) -> UnsafeRawBufferPointer {
+        try check(value.mv_data, count: value.mv_size)
+        return UnsafeRawBufferPointer(start: value.mv_data, count: value.mv_size)
     }
 
     /// Looks the map up in `/proc/self/maps`, given an `address` LMDB lent.
