@@ -49,23 +49,6 @@ func readStandardInput() throws(InputError) -> Data {
     }
 }
 
-/// Reads `descriptor` to its end, retrying interrupted reads; `failure` turns the `errno` of a
-/// failed read into the error to throw.
-private func readToEnd(_ descriptor: Int32, failure: (Int32) throws(InputError) -> Never) throws(InputError) -> Data {
-    var data = Data()
-    var block = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-        let count = block.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-        if count == 0 { return data }
-        if count < 0 {
-            let code = errno
-            if code == EINTR { continue }
-            try failure(code)
-        }
-        data.append(contentsOf: block[..<count])
-    }
-}
-
 /// The system's text for an `errno`.
 private func reason(_ code: Int32) -> String {
     String(cString: strerror(code))

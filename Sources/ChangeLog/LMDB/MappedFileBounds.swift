@@ -147,22 +147,16 @@ final class MappedFileBounds: Sendable {
         return found
     }
 
-    /// The whole text of the file at `path`, read to its end. `/proc` files report a size of 0
-    /// and are made as they are read: `String(contentsOfFile:)` returned only the first 4 KB of
-    /// `/proc/self/maps`, a few dozen of a busy process's mappings.
-    /// On failure, the `errno` of the `open` or `read` that failed, as an ``LMDBError``.
+    /// The whole text of the file at `path`, read to its end (``readToEnd(_:failure:)``: a
+    /// `/proc` file reports a size of 0). On failure, the `errno` of the `open` or `read` that
+    /// failed, as an ``LMDBError``.
     private static func readWhole(_ path: String) -> Result<String, LMDBError> {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return .failure(LMDBError(code: errno)) }
         defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var block = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = block.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count >= 0 else { return .failure(LMDBError(code: errno)) }
-            if count == 0 { return .success(String(decoding: bytes, as: UTF8.self)) }
-            bytes += block[..<count]
+        return Result { () throws(LMDBError) in
+            let data = try readToEnd(descriptor) { code throws(LMDBError) in throw LMDBError(code: code) }
+            return String(decoding: data, as: UTF8.self)
         }
     }
 }
