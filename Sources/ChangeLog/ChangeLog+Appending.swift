@@ -95,4 +95,7 @@ extension ChangeLog {
     /// The number of write transactions this log instance has committed: with group commit,
     /// fewer than the appends it made.
     package var writeTransactionCount: Int { writer.commitCount }
+
+    /// The size of the log's memory map in bytes, as it is now: it grows as the log does.
+    package var mapSize: Int { store.environment.info().mapSize }
 }

@@ -199,24 +199,7 @@ struct CorruptionTests {
     func sizePastTheFile(high: UInt16) async throws {
         try await withTemporaryDirectory { path in
             let (log, snapshots) = try await makeLog(at: path)
-            let key = UInt64(2).bigEndianKey
-            let record = try #require(
-                try log.store.environment.read { try $0.value(forKey: key, in: log.store.revisions) })
-            // The leaf node: its data size (16 bits, then 16 more), flags, key size, key, data.
-            let file = try #require(FileHandle(forUpdatingAtPath: path + "/data.mdb"))
-            defer { try? file.close() }
-            let bytes = [UInt8](try file.readToEnd() ?? Data())
-            // Old copies of the node's page may remain in pages LMDB freed: damage every copy.
-            let nodes = bytes.indices.filter { offset in
-                offset >= 16 && bytes[offset...].starts(with: record) && bytes[(offset - 8)..<offset].elementsEqual(key)
-                    && bytes[offset - 10] == 8 && bytes[offset - 9] == 0
-            }
-            #expect(!nodes.isEmpty)
-            for data in nodes {
-                // Writing through the file shows in LMDB's shared map at once.
-                try file.seek(toOffset: UInt64(data - 14))
-                try file.write(contentsOf: [UInt8(high & 0xFF), UInt8(high >> 8)])
-            }
+            try damageSize(ofRevision: 2, of: log, high: high)
             for read in [{ _ = try log.record(at: 2) }, { _ = try log.snapshot(at: 2) }] {
                 let error = #expect(throws: ChangeLogError.self) { try read() }
                 #expect(error?.code == .malformedRecord && error?.revision == 2, "\(String(describing: error))")
@@ -289,5 +272,28 @@ struct CorruptionTests {
         // index) still decode, which is why records carry checksums.
         #expect(decoded < 3000)
         #expect(try sealed.withUnsafeBytes { try RevisionRecordBody(decoding: $0, revision: 5) } == body)
+    }
+}
+
+/// Sets the high 16 bits of the stored size of `revision`'s record to `high`, in every copy of
+/// its leaf node in `log`'s data file, behind LMDB's back: with `0x0020` the value reaches past
+/// the file's end, with `0x4000` past the map.
+func damageSize(ofRevision revision: UInt64, of log: ChangeLog, high: UInt16) throws {
+    let key = revision.bigEndianKey
+    let record = try #require(try log.store.environment.read { try $0.value(forKey: key, in: log.store.revisions) })
+    // The leaf node: its data size (16 bits, then 16 more), flags, key size, key, data.
+    let file = try #require(FileHandle(forUpdatingAtPath: log.path + "/data.mdb"))
+    defer { try? file.close() }
+    let bytes = [UInt8](try file.readToEnd() ?? Data())
+    // Old copies of the node's page may remain in pages LMDB freed: damage every copy.
+    let nodes = bytes.indices.filter { offset in
+        offset >= 16 && bytes[offset...].starts(with: record) && bytes[(offset - 8)..<offset].elementsEqual(key)
+            && bytes[offset - 10] == 8 && bytes[offset - 9] == 0
+    }
+    #expect(!nodes.isEmpty)
+    for data in nodes {
+        // Writing through the file shows in LMDB's shared map at once.
+        try file.seek(toOffset: UInt64(data - 14))
+        try file.write(contentsOf: [UInt8(high & 0xFF), UInt8(high >> 8)])
     }
 }

@@ -28,6 +28,11 @@ import Foundation
 //       appends revision r as CrashContent's snapshot for (S, r), B revisions per transaction
 //       (or T transactions of B through SnapshotImporter), drops all but the last K revisions
 //       every D transactions, and prints a line after each committed step (see WriteCommand.swift)
+//   ChangeLogWorker read-without-descriptors --log PATH --revision R --map-size M --append-items N
+//       opens the log with a map of M bytes, appends a snapshot (so that libdispatch has its
+//       threads), takes every file descriptor the process may still open, appends a snapshot of N items, which makes the map grow (so the values lent after
+//       the remap cannot open /proc/self/maps to find it), prints `grew` or `did not grow`,
+//       gives the descriptors back, then reads revision R and prints `read R` or `refused R: ...`
 
 /// Writes `line` and a newline to standard output at once.
 func emit(_ line: String) {
@@ -121,7 +126,9 @@ if arguments.command == "write" {
 do {
     let log = try ChangeLog(
         path: arguments.string("log"),
-        options: .init(subscriptionPollInterval: .milliseconds(Int64(arguments.number("poll-ms", default: 100)))))
+        options: .init(
+            initialMapSize: Int(arguments.number("map-size", default: 16 << 20)),
+            subscriptionPollInterval: .milliseconds(Int64(arguments.number("poll-ms", default: 100)))))
     switch arguments.command {
     case "append":
         let count = arguments.number("count")
@@ -148,6 +155,35 @@ do {
             }
             if received == count { break }
         }
+    case "read-without-descriptors":
+        // libdispatch needs descriptors of its own the first time its threads start: let the
+        // writer's queue start them first.
+        _ = try await log.append(try LogSnapshot(sections: [.init(title: "warm-up", items: [])]))
+        var limit = rlimit()
+        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        limit.rlim_cur = min(limit.rlim_cur, 512)
+        setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        var taken: [Int32] = []
+        while case let descriptor = open("/dev/null", O_RDONLY), descriptor >= 0 {
+            taken.append(descriptor)
+        }
+        guard errno == EMFILE else { fail("open: errno \(errno)") }
+        let items = (0..<Int(arguments.number("append-items"))).map {
+            LogSnapshot.Item(id: "grown \($0)", summary: String(repeating: "x", count: 100))
+        }
+        let mapSize = log.mapSize
+        _ = try await log.append(try LogSnapshot(sections: [.init(title: "grown", items: items)]))
+        emit(log.mapSize > mapSize ? "grew" : "did not grow")
+        for descriptor in taken {
+            close(descriptor)
+        }
+        let revision = arguments.number("revision")
+        do {
+            _ = try log.record(at: revision)
+            emit("read \(revision)")
+        } catch {
+            emit("refused \(revision): \(error.message)")
+        }
     case "resubscribe":
         func entries(_ directory: String) -> Int {
             (try? FileManager.default.contentsOfDirectory(atPath: directory).count) ?? 0
@@ -167,7 +203,8 @@ do {
         emit("threads \(threads) \(peak.threads)")
     default:
         fail(
-            "unknown command \(arguments.command); use append, subscribe, resubscribe, hold-readers or write", status: 2
+            "unknown command \(arguments.command); use append, subscribe, resubscribe, read-without-descriptors, "
+                + "hold-readers or write", status: 2
         )
     }
 } catch {
