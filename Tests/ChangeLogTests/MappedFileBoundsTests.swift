@@ -96,4 +96,32 @@ struct MappedFileBoundsTests {
             #expect(refused.contains("LMDB reports its file damaged while reading revision 2"), "\(refused)")
         }
     }
+
+    /// The check reads the data file's size when a value reaches past the size it knows. A
+    /// size that cannot be read (`fstat` failing) must not make it refuse a healthy log.
+    @Test("when the data file's size cannot be read, values are lent as they are")
+    func sizeUnreadable() async throws {
+        try await withTemporaryDirectory { path in
+            let log = try ChangeLog(path: path)
+            _ = try await appendRevisions(1, to: log)
+            var status = stat()
+            #expect(stat(path + "/data.mdb", &status) == 0)
+            let grown = Int(status.st_size) + (256 << 10)
+            // The worker learns the file's size; this process then grows the file well past it.
+            let worker = try WorkerProcess(["read-without-data-descriptor", "--log", path, "--grow-to", "\(grown)"])
+            _ = try await worker.waitForLine { $0 == "opened" }
+            var revisions = 1
+            while stat(path + "/data.mdb", &status) == 0, Int(status.st_size) < grown {
+                _ = try await log.append(try makeSnapshot(sections: 4, itemsPerSection: 50, version: revisions))
+                revisions += 1
+            }
+            let exit = try await worker.waitForExit()
+            #expect(exit == 0, "stderr: \(worker.errors)")
+            // The worker may read before the last append commits: the file grows as it begins.
+            let lines = worker.lines.map(\.text)
+            #expect(lines.count == 2 && lines.first == "opened", "\(lines), stderr: \(worker.errors)")
+            let read = lines.last.flatMap { $0.hasPrefix("read ") ? Int($0.dropFirst(5)) : nil }
+            #expect(read.map { $0 >= revisions - 1 } == true, "\(lines), stderr: \(worker.errors)")
+        }
+    }
 }

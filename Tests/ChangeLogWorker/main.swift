@@ -28,6 +28,10 @@ import Foundation
 //       appends revision r as CrashContent's snapshot for (S, r), B revisions per transaction
 //       (or T transactions of B through SnapshotImporter), drops all but the last K revisions
 //       every D transactions, and prints a line after each committed step (see WriteCommand.swift)
+//   ChangeLogWorker read-without-data-descriptor --log PATH --grow-to BYTES
+//       opens the log, prints `opened`, waits until another process has grown data.mdb to
+//       BYTES, closes the descriptor LMDB reads it through (so that its size cannot be read),
+//       then reads every revision and prints `read L` or `refused R: MESSAGE`
 //   ChangeLogWorker read-without-descriptors --log PATH --revision R --map-size M --append-items N
 //       opens the log with a map of M bytes, appends a snapshot (so that libdispatch has its
 //       threads), takes every file descriptor the process may still open, appends a snapshot of N items, which makes the map grow (so the values lent after
@@ -155,6 +159,26 @@ do {
             }
             if received == count { break }
         }
+    case "read-without-data-descriptor":
+        // Reading the latest revision makes the bounds learn the file's size as it is now.
+        _ = try log.record(at: try log.latestRevision)
+        emit("opened")
+        let grown = Int(arguments.number("grow-to"))
+        var status = stat()
+        while stat(arguments.string("log") + "/data.mdb", &status) == 0, Int(status.st_size) < grown {
+            usleep(10_000)
+        }
+        guard let descriptor = log.dataFileDescriptor, close(descriptor) == 0 else { fail("cannot close data.mdb") }
+        let latest = try log.latestRevision
+        for revision in 1...max(latest, 1) {
+            do {
+                _ = try log.record(at: revision)
+            } catch {
+                emit("refused \(revision): \(error.message)")
+                exit(0)
+            }
+        }
+        emit("read \(latest)")
     case "read-without-descriptors":
         // libdispatch needs descriptors of its own the first time its threads start: let the
         // writer's queue start them first.
@@ -204,6 +228,7 @@ do {
     default:
         fail(
             "unknown command \(arguments.command); use append, subscribe, resubscribe, read-without-descriptors, "
+                + "read-without-data-descriptor, "
                 + "hold-readers or write", status: 2
         )
     }
