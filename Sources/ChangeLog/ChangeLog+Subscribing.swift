@@ -33,18 +33,26 @@ extension CommitNotifier {
     /// its data file (unless `watchesFile` is false) and every `pollInterval`.
     static func watching(_ store: LogStore, pollInterval: Duration, watchesFile: Bool = true) -> CommitNotifier {
         CommitNotifier { notifier in
-            LogFileWatcher(
-                dataFile: store.environment.path + "/data.mdb", pollInterval: pollInterval, watchesFile: watchesFile
-            ) { [weak notifier] in
-                guard let notifier else { return }
-                // A failed read publishes nothing: the next event or poll tries again, and the
-                // subscriptions' own reads report lasting failures.
-                let latest = try? store.read(during: "watching") { transaction in
-                    try store.latest(in: transaction)?.revision
-                }
-                if let latest = latest ?? nil {
-                    notifier.publish(latest)
-                }
+            watcher(of: store, for: notifier, pollInterval: pollInterval, watchesFile: watchesFile)
+        }
+    }
+
+    /// A stopped watcher that publishes `store`'s latest revision to `notifier` on every change
+    /// of its data file (unless `watchesFile` is false) and every `pollInterval`.
+    static func watcher(
+        of store: LogStore, for notifier: CommitNotifier, pollInterval: Duration, watchesFile: Bool = true
+    ) -> LogFileWatcher {
+        LogFileWatcher(
+            dataFile: store.environment.path + "/data.mdb", pollInterval: pollInterval, watchesFile: watchesFile
+        ) { [weak notifier] in
+            guard let notifier else { return }
+            // A failed read publishes nothing: the next event or poll tries again, and the
+            // subscriptions' own reads report lasting failures.
+            let latest = try? store.read(during: "watching") { transaction in
+                try store.latest(in: transaction)?.revision
+            }
+            if let latest = latest ?? nil {
+                notifier.publish(latest)
             }
         }
     }

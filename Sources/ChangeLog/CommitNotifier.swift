@@ -63,8 +63,14 @@ final class CommitNotifier: Sendable {
             let watcher = makeWatcher(self)
             // The listeners may all have left meanwhile, or another registration installed its
             // watcher first: then this one is not needed.
-            if state.withLock({ $0.install(watcher) }) {
+            if let othersRegistered = state.withLock({ $0.install(watcher, madeFor: id) }) {
                 watcher.start()
+                // Listeners that registered while this watcher was being made found it there and
+                // may have measured their backlog before its file watch was in place: a commit
+                // made meanwhile raised no event it sees. One check publishes it.
+                if othersRegistered {
+                    watcher.checkSoon()
+                }
             } else {
                 watcher.stop()
             }
@@ -152,11 +158,13 @@ extension CommitNotifier {
             return (id, listeners.count == 1 && watcher == nil ? .startWatching : .none)
         }
 
-        /// Installs `watcher` unless no listener is left or another watcher is installed.
-        mutating func install(_ watcher: LogFileWatcher) -> Bool {
-            guard !listeners.isEmpty, self.watcher == nil else { return false }
+        /// Installs `watcher`, made when listener `id` registered, unless no listener is left or
+        /// another watcher is installed. Returns `nil` when it is not installed, otherwise
+        /// whether other listeners registered after `id` while it was being made.
+        mutating func install(_ watcher: LogFileWatcher, madeFor id: ListenerID) -> Bool? {
+            guard !listeners.isEmpty, self.watcher == nil else { return nil }
             self.watcher = watcher
-            return true
+            return nextID > id + 1
         }
 
         mutating func publish(_ revision: UInt64) -> [Continuation] {

@@ -94,6 +94,16 @@ final class LogFileWatcher: Sendable {
         }
     }
 
+    /// Runs the check once, soon, on the watcher's queue, unless the watcher is not running by
+    /// then: for a commit made before the file's watch was in place, which no file event
+    /// announces.
+    func checkSoon() {
+        queue.async { [self] in
+            guard isRunning else { return }
+            check()
+        }
+    }
+
     /// Stops watching and removes the file's watch; a `check` already running finishes.
     func stop() {
         let (sources, watch) = state.withLock { state -> (Sources, FileEventHub.Watch?) in

@@ -180,8 +180,8 @@ public struct LogSubscription: AsyncSequence, Sendable {
         ///    before that read transaction began is in the backlog. A revision committed after
         ///    it began is published to the notifier after the registration: by this instance's
         ///    writer once its transaction committed, or by the watcher, which the registration
-        ///    started (or found running) and which reads the log after every file event and
-        ///    poll. So a later wait sees it, and nothing falls between the two.
+        ///    started (or found running, or being started: it reads the log once it runs) and
+        ///    which reads the log after every file event and poll. So a later wait sees it, and nothing falls between the two.
         /// 2. Revisions are never taken from notifications: a notification only says "something
         ///    up to revision *n* is committed", and the iterator then reads the log from its
         ///    cursor, ``nextRevision``, which advances past each record it delivers. A revision

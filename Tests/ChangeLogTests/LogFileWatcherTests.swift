@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Synchronization
 import Testing
@@ -139,5 +140,42 @@ final class Counter: Sendable {
 
     func increment() {
         count.add(1, ordering: .relaxed)
+    }
+}
+
+extension LogFileWatcherTests {
+    /// The first listener makes and starts the watcher after it registered, outside the
+    /// notifier's lock. A second listener registering meanwhile finds the watcher on its way,
+    /// measures its backlog and waits; a commit made before the watcher's file watch is in place
+    /// raises no event the watcher sees, and with an hour's poll nothing else would tell.
+    @Test("a listener registered while the watcher is being started hears of a commit made meanwhile")
+    func registrationDuringWatcherStart() async throws {
+        try await withTemporaryDirectory { path in
+            let log = try ChangeLog(path: path)
+            let other = try ChangeLog(path: path)
+            try await appendRevisions(1, to: other)
+            let starting = DispatchSemaphore(value: 0)
+            let notifier = CommitNotifier { notifier in
+                starting.wait()
+                return CommitNotifier.watcher(of: log.store, for: notifier, pollInterval: .seconds(3_600))
+            }
+            let first = Task.detached { notifier.register() }
+            try await waitUntil { notifier.listenerCount == 1 }
+            let second = notifier.register()
+            #expect(!notifier.isWatching)
+            // The second listener's backlog: revision 1. Then revision 2 is committed elsewhere,
+            // before the watcher's file watch exists.
+            #expect(try log.latestRevision == 1)
+            let waiting = Task { await notifier.wait(second, after: 1) }
+            try await waitUntil { notifier.waitingCount == 1 }
+            try await appendRevisions(1, to: other, startingAt: 1)
+            starting.signal()
+            let firstID = await first.value
+            #expect(notifier.isWatching)
+            try await waitUntil { notifier.latest >= 2 }
+            notifier.unregister(second)
+            notifier.unregister(firstID)
+            #expect(await waiting.value == 2)
+        }
     }
 }
