@@ -63,14 +63,17 @@ struct ImportCommand: AsyncParsableCommand {
             let report: SnapshotImporter.Report
             do {
                 report = try await importer.run(input: input) { progress.update($0) }
+            } catch let error as SnapshotAppendError {
+                progress.finish()
+                throw InputError(Self.describe(error, input: inputName, log: logOptions.path))
             } catch {
                 progress.finish()
                 guard let error = error as? SnapshotImportError else { throw error }
-                throw InputError("\(file == "-" ? "standard input" : file), \(error); nothing was appended")
+                throw InputError("\(inputName), \(error); nothing was appended")
             }
             progress.finish()
             for skipped in report.skipped {
-                printError("skipped \(file == "-" ? "standard input" : file), \(skipped)")
+                printError("skipped \(inputName), \(skipped)")
             }
             if let first = report.revisions.first, let last = report.revisions.last {
                 print("appended revisions \(first) to \(last) (\(report.revisions.count)) to \(logOptions.path)")
@@ -79,5 +82,21 @@ struct ImportCommand: AsyncParsableCommand {
             }
             if !report.skipped.isEmpty { print("skipped \(report.skipped.count) invalid lines") }
         }
+    }
+
+    /// The input as messages name it.
+    private var inputName: String { file == "-" ? "standard input" : file }
+
+    /// What an append that failed midway did and did not append: the transactions committed
+    /// before it stay in the log, so a retry of the whole input would append them twice.
+    static func describe(_ error: SnapshotAppendError, input: String, log: String) -> String {
+        let cause = error.cause.message + (error.cause.cause.map { " (\($0))" } ?? "")
+        let line = error.firstLineNotAppended
+        let kept =
+            error.report.revisions.isEmpty
+            ? "nothing was appended"
+            : "\(error.appendedSummary), from the lines before line \(line), were appended to \(log) and stay "
+                + "there (to finish, import \(input) from line \(line) on)"
+        return "\(input): appending line \(line) and the lines after it failed: \(cause); \(kept)"
     }
 }

@@ -95,10 +95,10 @@ public struct SnapshotImporter: Sendable {
     ///     export.
     ///   - progress: called now and then with the number of lines read so far.
     /// - Throws: ``SnapshotImportError`` for a bad line (unless skipped), before anything is
-    ///   appended; ``ChangeLogError`` when the log refuses an append; the error of the
-    ///   `openingLogWith` closure when it cannot open the log. With
-    ///   ``Options/commitEvery``, the transactions committed before such an error stay in the
-    ///   log, and its latest revision tells where the import stopped.
+    ///   appended; ``SnapshotAppendError`` when the log refuses an append, naming the revisions
+    ///   appended before it and the first line not appended (with ``Options/commitEvery``, the
+    ///   transactions committed before the failure stay in the log); the error of the
+    ///   `openingLogWith` closure when it cannot open the log.
     public func run(input: Data, progress: (Int) -> Void = { _ in }) async throws -> Report {
         var report = Report(revisions: [], skipped: [], linesRead: 0)
         // Every good line, and the entries of the first of them (all of them without commitEvery).
@@ -136,7 +136,14 @@ public struct SnapshotImporter: Sendable {
                 // Checked already: decoding the same bytes again gives the same entry.
                 batch.append(try Self.entry(decoding: line.text(in: input), lineNumber: line.number))
             }
-            let appended = try await log.append(contentsOf: batch)
+            let appended: [AppendedRevision]
+            do {
+                appended = try await log.append(contentsOf: batch)
+            } catch {
+                // The transactions committed so far stay: say which, so that a retry resumes
+                // after them instead of appending them twice.
+                throw SnapshotAppendError(report: report, firstLineNotAppended: good[start].number, cause: error)
+            }
             report.revisions += appended.map(\.revision)
             start = end
         }
@@ -192,4 +199,37 @@ public struct SnapshotImportError: Error, Hashable, Sendable, CustomStringConver
 
     /// `line 3: missing field "title" in sections[1]`.
     public var description: String { "line \(line): \(problem)" }
+}
+
+/// An append that failed during an import: what the import had appended before it, which stays
+/// in the log (with ``SnapshotImporter/Options/commitEvery``, the transactions committed before
+/// the failure), and the first line it did not append.
+public struct SnapshotAppendError: Error, Sendable, CustomStringConvertible {
+    /// What the import did before the failure: ``SnapshotImporter/Report/revisions`` are the
+    /// revisions appended and kept.
+    public var report: SnapshotImporter.Report
+    /// The 1-based number of the first line of the failed transaction: neither it nor any line
+    /// after it was appended.
+    public var firstLineNotAppended: Int
+    /// Why the log refused the append.
+    public var cause: ChangeLogError
+
+    /// Creates an error for an import that appended `report.revisions` and then failed at the
+    /// transaction starting with `firstLineNotAppended`.
+    public init(report: SnapshotImporter.Report, firstLineNotAppended: Int, cause: ChangeLogError) {
+        self.report = report
+        self.firstLineNotAppended = firstLineNotAppended
+        self.cause = cause
+    }
+
+    /// The revisions kept, as `revisions 1 to 1000 (1000)`, or `nothing` when none were appended.
+    public var appendedSummary: String {
+        guard let first = report.revisions.first, let last = report.revisions.last else { return "nothing" }
+        return "revisions \(first) to \(last) (\(report.revisions.count))"
+    }
+
+    /// `appending line 1001 failed: <cause>; appended before it: revisions 1 to 1000 (1000)`.
+    public var description: String {
+        "appending line \(firstLineNotAppended) failed: \(cause); appended before it: \(appendedSummary)"
+    }
 }
