@@ -20,6 +20,11 @@ struct ImportCommand: AsyncParsableCommand {
             unless --skip-invalid is given. The lines are then appended in one transaction, or \
             with --commit-every N in one per N lines. Creates the log when it does not exist.
 
+            Interrupted (SIGINT or SIGTERM), an import stops before its next line or \
+            transaction, says which revisions it appended and the line to resume from, and ends \
+            by that signal; a second interrupt ends it at once, without the transaction in \
+            progress.
+
             Memory: one transaction holds every line decoded, about five times the input's \
             size. With --commit-every, lines past the first 16 MiB are decoded again when \
             their transaction comes, so memory stays bounded for inputs of any length.
@@ -62,7 +67,17 @@ struct ImportCommand: AsyncParsableCommand {
             var progress = Progress("importing lines")
             let report: SnapshotImporter.Report
             do {
-                report = try await importer.run(input: input) { progress.update($0) }
+                report = try await Interruption.catching {
+                    try await importer.run(input: input) {
+                        progress.update($0)
+                    } stopRequested: {
+                        Interruption.signal != nil
+                    }
+                }
+            } catch let error as SnapshotImportInterrupted {
+                progress.finish()
+                printError(Self.describe(error, input: inputName, log: logOptions.path))
+                Interruption.end(by: Interruption.signal ?? SIGINT)
             } catch let error as SnapshotAppendError {
                 progress.finish()
                 throw InputError(Self.describe(error, input: inputName, log: logOptions.path))
@@ -98,5 +113,18 @@ struct ImportCommand: AsyncParsableCommand {
             : "\(error.appendedSummary), from the lines before line \(line), were appended to \(log) and stay "
                 + "there (to finish, import \(input) from line \(line) on)"
         return "\(input): appending line \(line) and the lines after it failed: \(cause); \(kept)"
+    }
+
+    /// Where an interrupted import stopped, and what it appended before.
+    static func describe(_ error: SnapshotImportInterrupted, input: String, log: String) -> String {
+        guard let line = error.firstLineNotAppended else {
+            return "\(input): interrupted while checking line \(error.report.linesRead); nothing was appended"
+        }
+        guard let first = error.report.revisions.first, let last = error.report.revisions.last else {
+            return "\(input): interrupted before line \(line); nothing was appended"
+        }
+        return "\(input): interrupted before line \(line); revisions \(first) to \(last) "
+            + "(\(error.report.revisions.count)), from the lines before line \(line), were appended to \(log) and "
+            + "stay there (to finish, import \(input) from line \(line) on)"
     }
 }

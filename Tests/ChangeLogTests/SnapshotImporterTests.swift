@@ -45,6 +45,40 @@ struct SnapshotImporterTests {
         }
     }
 
+    @Test("a stop request ends the import before the next transaction, or appends nothing while checking")
+    func stopRequested() async throws {
+        try await withTemporaryDirectory { path in
+            let log = try ChangeLog(path: path)
+            let importer = SnapshotImporter(log: log, options: .init(commitEvery: 2))
+            let input = Data(Self.fiveLines.joined(separator: "\n\n").utf8)
+            let error = await #expect(throws: SnapshotImportInterrupted.self) {
+                try await importer.run(input: input) { _ in
+                } stopRequested: {
+                    (try? log.latestRevision) == 2
+                }
+            }
+            #expect(error?.report.revisions == [1, 2])
+            #expect(error?.firstLineNotAppended == 5)
+            #expect(try log.latestRevision == 2)
+        }
+        try await withTemporaryDirectory { path in
+            let log = try ChangeLog(path: path)
+            var asked = 0
+            let importer = SnapshotImporter(log: log, options: .init(commitEvery: 2))
+            let error = await #expect(throws: SnapshotImportInterrupted.self) {
+                try await importer.run(input: Data(Self.fiveLines.joined(separator: "\n").utf8)) { _ in
+                } stopRequested: {
+                    asked += 1
+                    return asked == 3
+                }
+            }
+            #expect(error?.firstLineNotAppended == nil)
+            #expect(error?.report.linesRead == 3)
+            #expect(error?.report.revisions == [])
+            #expect(try log.latestRevision == 0)
+        }
+    }
+
     @Test("with commitEvery, lines past the decoded budget are decoded again: same revisions, bad lines append nothing")
     func decodedBudget() async throws {
         let lines = Self.fiveLines + [#"{"meta": {"n": "6"}, "sections": [{"title": "B", "items": []}]}"#]

@@ -55,3 +55,46 @@ struct ImportStoppedTests {
         #expect(try ChangeLog(path: log, options: .init(createIfMissing: false, readOnly: true)).latestRevision == 0)
     }
 }
+
+/// `replay import` interrupted by SIGINT or SIGTERM while it appends.
+@Suite("replay import, interrupted")
+struct ImportInterruptedTests {
+    @Test(
+        "a signal while appending stops before the next transaction and names what was appended",
+        arguments: [SIGINT, SIGTERM])
+    func signalWhileAppending(signal: Int32) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let log = directory.path("app.lmdb")
+        // One durable transaction per line, far more lines than are appended before the signal.
+        let file = try directory.write(
+            "many.jsonl",
+            String(repeating: #"{"sections": [{"title": "A", "items": [{"id": "a"}]}]}"# + "\n", count: 100_000))
+        let running = try ToolRunner.start(["import", file, "--log", log, "--commit-every", "1"])
+        let errorData = ReadAll(running.stderr.fileHandleForReading)
+        let outputData = ReadAll(running.stdout.fileHandleForReading)
+        // Wait for the first revision: the import is then appending.
+        while (try? ChangeLog(path: log, options: .init(createIfMissing: false, readOnly: true)).latestRevision) ?? 0
+            == 0
+        {
+            try #require(running.process.isRunning, "the import ended before it appended")
+            usleep(2_000)
+        }
+        kill(running.process.processIdentifier, signal)
+        let stderr = String(decoding: errorData.wait(), as: UTF8.self)
+        let stdout = String(decoding: outputData.wait(), as: UTF8.self)
+        running.process.waitUntilExit()
+        #expect(running.process.terminationReason == .uncaughtSignal, "\(stderr)")
+        #expect(running.process.terminationStatus == signal)
+        #expect(stdout == "")
+        let kept = try ChangeLog(path: log, options: .init(createIfMissing: false, readOnly: true)).latestRevision
+        try #require(kept >= 1 && kept < 100_000)
+        let next = kept + 1
+        #expect(
+            stderr.hasSuffix(
+                "replay: \(file): interrupted before line \(next); revisions 1 to \(kept) (\(kept)), from the lines "
+                    + "before line \(next), were appended to \(log) and stay there (to finish, import \(file) from "
+                    + "line \(next) on)\n"), "\(stderr)")
+        #expect(try ToolRunner.run(["verify", "--log", log]).status == 0)
+    }
+}

@@ -98,8 +98,14 @@ public struct SnapshotImporter: Sendable {
     ///   appended; ``SnapshotAppendError`` when the log refuses an append, naming the revisions
     ///   appended before it and the first line not appended (with ``Options/commitEvery``, the
     ///   transactions committed before the failure stay in the log); the error of the
-    ///   `openingLogWith` closure when it cannot open the log.
-    public func run(input: Data, progress: (Int) -> Void = { _ in }) async throws -> Report {
+    ///   `openingLogWith` closure when it cannot open the log; ``SnapshotImportInterrupted``
+    ///   when `stopRequested` returned true before the import was done.
+    ///   - stopRequested: asked before each line is checked and before each transaction: once it
+    ///     returns true, the import stops there (a transaction in progress commits first), so an
+    ///     interrupted import appends a gap-free prefix of its lines, or nothing.
+    public func run(
+        input: Data, progress: (Int) -> Void = { _ in }, stopRequested: () -> Bool = { false }
+    ) async throws -> Report {
         var report = Report(revisions: [], skipped: [], linesRead: 0)
         // Every good line, and the entries of the first of them (all of them without commitEvery).
         var good: [Line] = []
@@ -108,6 +114,7 @@ public struct SnapshotImporter: Sendable {
         for (index, bytes) in Self.lineRanges(of: input).enumerated() {
             let line = Line(bytes: bytes, number: index + 1)
             report.linesRead = line.number
+            if stopRequested() { throw SnapshotImportInterrupted(report: report, firstLineNotAppended: nil) }
             if line.number % 1_000 == 0 { progress(line.number) }
             let text = line.text(in: input)
             if text.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
@@ -130,6 +137,9 @@ public struct SnapshotImporter: Sendable {
         let batchSize = max(1, options.commitEvery ?? good.count)
         var start = 0
         while start < good.count {
+            if stopRequested() {
+                throw SnapshotImportInterrupted(report: report, firstLineNotAppended: good[start].number)
+            }
             let end = min(good.count, start + batchSize)
             var batch = Array(decoded[min(start, decoded.count)..<min(end, decoded.count)])
             for line in good[max(start, decoded.count)..<max(end, decoded.count)] {
