@@ -27,6 +27,8 @@ struct InputError: Error, CustomStringConvertible {
 /// and the system's reason.
 func readInput(_ path: String) throws(InputError) -> Data {
     if path == "-" { return try readStandardInput() }
+    // An empty path (an unset shell variable) would read as ": no such file", naming nothing.
+    if path.isEmpty { throw InputError("an input file's path is empty (\"\"): pass a file, or - for standard input") }
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else {
         let code = errno

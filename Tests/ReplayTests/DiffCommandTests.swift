@@ -133,6 +133,20 @@ struct DiffCommandTests {
         #expect(result.stderr == "replay: /nonexistent/old.json: no such file\n")
     }
 
+    /// An empty path (an unset shell variable) used to read `replay: : no such file`.
+    @Test("an empty path is named as such, by diff and import", arguments: [["diff", "", "-"], ["import", ""]])
+    func emptyPath(arguments: [String]) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        // Run where import's default log, ./replay.lmdb, would be created.
+        let result = try ToolRunner.run(arguments, input: "{}", directory: directory.url)
+        #expect(result.status == 2)
+        #expect(
+            result.stderr == #"replay: an input file's path is empty (""): pass a file, or - for standard input"# + "\n"
+        )
+        #expect(!FileManager.default.fileExists(atPath: directory.path("replay.lmdb")))
+    }
+
     @Test("only one snapshot can come from standard input")
     func bothFromStandardInput() throws {
         let result = try ToolRunner.run(["diff", "-", "-"], input: "{}")
