@@ -90,12 +90,22 @@ struct ImportCommand: AsyncParsableCommand {
             for skipped in report.skipped {
                 printError("skipped \(inputName), \(skipped)")
             }
-            if let first = report.revisions.first, let last = report.revisions.last {
-                print("appended revisions \(first) to \(last) (\(report.revisions.count)) to \(logOptions.path)")
-            } else {
-                print("appended nothing to \(logOptions.path)")
-            }
+            let summary =
+                if let first = report.revisions.first, let last = report.revisions.last {
+                    "appended revisions \(first) to \(last) (\(report.revisions.count)) to \(logOptions.path)"
+                } else {
+                    "appended nothing to \(logOptions.path)"
+                }
+            print(summary)
             if !report.skipped.isEmpty { print("skipped \(report.skipped.count) invalid lines") }
+            do {
+                try StandardOutput.flush()
+            } catch {
+                // Exit status 74 alone would read as a failed import, and a retry would append
+                // every line again: say on standard error that the revisions are in the log.
+                printError("\(summary); this report could not be written to standard output")
+                throw error
+            }
         }
     }
 

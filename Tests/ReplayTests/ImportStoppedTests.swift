@@ -39,6 +39,22 @@ struct ImportStoppedTests {
         #expect(try ToolRunner.run(["verify", "--log", log]).status == 0)
     }
 
+    /// Exit status 74 alone read as a failed import, though every line was appended.
+    @Test("an import whose report cannot be written says on standard error what it appended")
+    func reportToFullDisk() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let log = directory.path("app.lmdb")
+        let file = try directory.write("history.jsonl", Fixtures.history)
+        let result = try StreamFailureTests.shell("\"$REPLAY\" import '\(file)' --log '\(log)' > /dev/full")
+        #expect(result.status == 74)
+        #expect(
+            result.stderr
+                == "replay: appended revisions 1 to 3 (3) to \(log); this report could not be written to standard "
+                + "output\nreplay: cannot write to standard output: No space left on device\n")
+        #expect(try ChangeLog(path: log, options: .init(createIfMissing: false, readOnly: true)).latestRevision == 3)
+    }
+
     @Test("an append refused in the import's one transaction says that nothing was appended")
     func oneTransactionFails() throws {
         let prlimit = "/usr/bin/prlimit"
