@@ -94,7 +94,8 @@ package final class LMDBEnvironment: Sendable {
     /// threads made a later commit fail with `MDB_BAD_DBI`.
     private let databaseOpening = Mutex(())
 
-    private init(
+    /// Wraps an opened handle; ``open(directory:configuration:)`` is the way to an environment.
+    init(
         path: String, configuration: Configuration, handle: OpaquePointer, staleReadersCleared: Int,
         dataFile: FileIdentity, pageSize: Int
     ) {
@@ -115,7 +116,7 @@ package final class LMDBEnvironment: Sendable {
     }
 
     /// A file's device and inode: what stays the same while a file is the same file.
-    private struct FileIdentity: Equatable {
+    struct FileIdentity: Equatable {
         var device: UInt64
         var inode: UInt64
 
@@ -136,106 +137,6 @@ package final class LMDBEnvironment: Sendable {
             if registry[path]?.environment == nil {
                 registry[path] = nil
             }
-        }
-    }
-
-    // MARK: - Opening
-
-    private struct Registration {
-        weak var environment: LMDBEnvironment?
-    }
-
-    private enum Lookup {
-        case found(LMDBEnvironment)
-        case closing
-        /// The environment open here maps a data file that is no longer the one at the path.
-        /// It is carried out of the lock: if this was its last reference, its `deinit` takes the
-        /// registry's lock, so it must not be released inside it.
-        case stale(LMDBEnvironment)
-    }
-
-    /// How long opening a deleted or replaced log waits for the process to release the
-    /// environment of the old files (its last users may be finishing a transaction).
-    private static let staleReleaseWait = Duration.milliseconds(500)
-
-    /// Every environment open in this process, by canonical path. An entry whose environment is
-    /// gone is being closed: opening that path waits until the close has finished.
-    private static let registry = Mutex<[String: Registration]>([:])
-
-    /// Opens the environment in the existing directory `directory`, or returns the one this
-    /// process already has open there (whatever its configuration; compare
-    /// ``configuration`` when it matters).
-    ///
-    /// The environment this process has open must still map the data file at that path. When
-    /// the log was deleted or replaced behind it (a restored backup), it maps a file that is no
-    /// longer there, and a second environment of the same directory in one process is unsafe
-    /// (LMDB's locks are per process): opening fails with `ESTALE` until every user of the old
-    /// environment has released it.
-    ///
-    /// The handle is created, configured and opened in that order; if any step fails it is
-    /// closed again before the error is thrown.
-    ///
-    /// - Throws: ``LMDBError`` with an `errno` code when the directory is missing or unreadable,
-    ///   or LMDB's code when the files are not an LMDB environment.
-    @available(*, noasync, message: "opening blocks on file locks; call it from a synchronous context")
-    package static func open(directory: String, configuration: Configuration = Configuration()) throws(LMDBError)
-        -> LMDBEnvironment
-    {
-        guard let resolved = realpath(directory, nil) else {
-            throw LMDBError(code: errno)
-        }
-        let path = String(cString: resolved)
-        free(resolved)
-        var staleSince: ContinuousClock.Instant?
-        while true {
-            let lookup = try registry.withLock { registry throws(LMDBError) -> Lookup in
-                if let registration = registry[path] {
-                    guard let environment = registration.environment else { return .closing }
-                    guard environment.mapsFile(inDirectory: path) else {
-                        return .stale(environment)
-                    }
-                    return .found(environment)
-                }
-                let environment = try create(path: path, configuration: configuration)
-                registry[path] = Registration(environment: environment)
-                return .found(environment)
-            }
-            switch lookup {
-            case .found(let environment):
-                return environment
-            case .closing:
-                usleep(100)
-            case .stale:
-                let now = ContinuousClock.now
-                if staleSince == nil { staleSince = now }
-                guard let since = staleSince, now - since < staleReleaseWait else {
-                    throw LMDBError(code: ESTALE)
-                }
-                usleep(1_000)
-            }
-        }
-    }
-
-    private static func create(path: String, configuration: Configuration) throws(LMDBError) -> LMDBEnvironment {
-        var created: OpaquePointer?
-        try LMDBError.check(mdb_env_create(&created))
-        guard let handle = created else { throw LMDBError(code: ENOMEM) }
-        do throws(LMDBError) {
-            try LMDBError.check(mdb_env_set_maxdbs(handle, configuration.maxDatabases))
-            try LMDBError.check(mdb_env_set_maxreaders(handle, configuration.maxReaders))
-            try LMDBError.check(mdb_env_set_mapsize(handle, configuration.mapSize))
-            try LMDBError.check(mdb_env_open(handle, path, UInt32(MDB_NOTLS) | configuration.flags, 0o644))
-            var dead: Int32 = 0
-            try LMDBError.check(mdb_reader_check(handle, &dead))
-            guard let dataFile = FileIdentity(path: path + "/data.mdb") else { throw LMDBError(code: errno) }
-            var stat = MDB_stat()
-            try LMDBError.check(mdb_env_stat(handle, &stat))
-            return LMDBEnvironment(
-                path: path, configuration: configuration, handle: handle, staleReadersCleared: Int(dead),
-                dataFile: dataFile, pageSize: Int(stat.ms_psize))
-        } catch {
-            mdb_env_close(handle)
-            throw error
         }
     }
 
