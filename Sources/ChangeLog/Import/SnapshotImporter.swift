@@ -94,15 +94,15 @@ public struct SnapshotImporter: Sendable {
     ///   - input: the lines to import, separated by `\n`: snapshot lines, or revision lines of an
     ///     export.
     ///   - progress: called now and then with the number of lines read so far.
+    ///   - stopRequested: asked before each line is checked and before each transaction: once it
+    ///     returns true, the import stops there (a transaction in progress commits first), so an
+    ///     interrupted import appends a gap-free prefix of its lines, or nothing.
     /// - Throws: ``SnapshotImportError`` for a bad line (unless skipped), before anything is
     ///   appended; ``SnapshotAppendError`` when the log refuses an append, naming the revisions
     ///   appended before it and the first line not appended (with ``Options/commitEvery``, the
     ///   transactions committed before the failure stay in the log); the error of the
     ///   `openingLogWith` closure when it cannot open the log; ``SnapshotImportInterrupted``
     ///   when `stopRequested` returned true before the import was done.
-    ///   - stopRequested: asked before each line is checked and before each transaction: once it
-    ///     returns true, the import stops there (a transaction in progress commits first), so an
-    ///     interrupted import appends a gap-free prefix of its lines, or nothing.
     public func run(
         input: Data, progress: (Int) -> Void = { _ in }, stopRequested: () -> Bool = { false }
     ) async throws -> Report {
