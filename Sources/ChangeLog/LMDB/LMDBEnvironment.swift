@@ -70,7 +70,9 @@ package final class LMDBEnvironment: Sendable {
     package let configuration: Configuration
     /// The number of stale reader slots of dead processes that were cleared at open.
     package let staleReadersCleared: Int
-    /// The `MDB_env` handle; valid until `deinit`.
+    /// The `MDB_env` handle; valid until `deinit`. Shared between threads as LMDB allows: its
+    /// calls on an environment are thread-safe, except resizing the map (callers hold ``gate``
+    /// exclusively) and opening named databases (``openingDatabases(_:)``).
     nonisolated(unsafe) package let handle: OpaquePointer
     /// The data file this environment maps, as it was when it was opened.
     private let dataFile: FileIdentity
