@@ -8,8 +8,8 @@ import Testing
 // `theReadmeBlocksAreTheseOnes` checks that they still do: a block edited in the README
 // without its copy here fails that test, and a copy that no longer compiles fails the build.
 
-/// The README's "Usage" block, run.
-@Test("the README's usage block runs")
+/// The README's "Usage" block, run, with the claims of its comments checked.
+@Test("the README's usage block runs and does what its comments say")
 func readmeUsage() throws {
     let old = try ListSnapshot<String, String>(sections: [
         .init(title: "Today", items: [.init(id: "a", summary: "hello"), .init(id: "b")]),
@@ -21,6 +21,13 @@ func readmeUsage() throws {
     let changes = old.changes(to: new)
     // sections.deleted [1]; items.deleted [[0, 1]]; items.inserted [0, 0] "c" (it left a deleted
     // section); items.updated [0, 0] -> [0, 1] "hello, edited"
+    #expect(changes.deletedSections == [1])
+    #expect(changes.deletedItems == [ItemPath(section: 0, item: 1)])
+    #expect(changes.insertedItems == [.init(at: ItemPath(section: 0, item: 0), id: "c", summary: nil)])
+    #expect(
+        changes.updatedItems == [
+            .init(from: ItemPath(section: 0, item: 0), to: ItemPath(section: 0, item: 1), summary: "hello, edited")
+        ])
     let applied = try old.applying(changes)  // the reference apply (see "Applying changes")
     assert(applied == new)
 
