@@ -17,15 +17,12 @@ struct ImportStoppedTests {
 
     @Test("an append refused midway (the file-size limit) names the revisions kept and the line to resume from")
     func appendFailsMidway() throws {
-        let prlimit = "/usr/bin/prlimit"
-        try #require(FileManager.default.isExecutableFile(atPath: prlimit), "prlimit (util-linux) sets the limit")
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let log = directory.path("limited.lmdb")
         let file = try directory.write("big.jsonl", Self.distinctLines(60, items: 200))
         let result = try ToolRunner.run(
-            ["import", file, "--log", log, "--commit-every", "2"],
-            launcher: [prlimit, "--fsize=\(256 << 10)", ToolRunner.binary.path])
+            ["import", file, "--log", log, "--commit-every", "2"], fileSizeLimit: 256 << 10)
         #expect(result.status == 2, "\(result)")
         #expect(result.stdout == "")
         let kept = try ChangeLog(path: log, options: .init(createIfMissing: false, readOnly: true)).latestRevision
@@ -57,14 +54,11 @@ struct ImportStoppedTests {
 
     @Test("an append refused in the import's one transaction says that nothing was appended")
     func oneTransactionFails() throws {
-        let prlimit = "/usr/bin/prlimit"
-        try #require(FileManager.default.isExecutableFile(atPath: prlimit), "prlimit (util-linux) sets the limit")
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let log = directory.path("limited.lmdb")
         let result = try ToolRunner.run(
-            ["import", "-", "--log", log], input: Self.distinctLines(60, items: 200),
-            launcher: [prlimit, "--fsize=\(256 << 10)", ToolRunner.binary.path])
+            ["import", "-", "--log", log], input: Self.distinctLines(60, items: 200), fileSizeLimit: 256 << 10)
         #expect(result.status == 2, "\(result)")
         #expect(result.stderr.hasPrefix("replay: standard input: appending line 1 and the lines after it failed: "))
         #expect(result.stderr.hasSuffix("; nothing was appended\n"), "\(result)")

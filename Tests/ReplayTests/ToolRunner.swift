@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// Runs the built `replay` binary as a subprocess and captures what it prints.
 enum ToolRunner {
@@ -51,6 +52,15 @@ enum ToolRunner {
         return Result(
             status: process.process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
             stderr: String(decoding: err, as: UTF8.self))
+    }
+
+    /// Runs the tool with `arguments` under a file-size limit of `bytes` (`RLIMIT_FSIZE`, set by
+    /// util-linux's `prlimit`, which Debian always installs): writes past it fail, as on a
+    /// full disk.
+    static func run(_ arguments: [String], input: String? = nil, fileSizeLimit bytes: Int) throws -> Result {
+        let prlimit = "/usr/bin/prlimit"
+        try #require(FileManager.default.isExecutableFile(atPath: prlimit), "prlimit (util-linux) sets the limit")
+        return try run(arguments, input: input, launcher: [prlimit, "--fsize=\(bytes)", binary.path])
     }
 
     /// A started `replay` process with its pipes.
