@@ -23,6 +23,10 @@ extension ListAdapter {
 
     /// Fetches the item identified by `id` through the data source, or returns it from the cache.
     ///
+    /// The fetch asks the data source attached when it starts. When the data source is replaced
+    /// or the item updated while the fetch runs, its result is still returned, as that data source
+    /// gave it, but not cached: the next call fetches the item again.
+    ///
     /// - Returns: The item, or `nil` when `id` is not in the current ``snapshot``.
     /// - Throws: ``ListAdapterError`` with code ``ListAdapterError/Code/itemFetchFailed`` when the
     ///   data source's ``ListDataSource/item(for:)`` throws.
