@@ -160,64 +160,6 @@ struct ListAdapterTests {
         #expect(source.itemCalls == 3)
     }
 
-    @Test("Switching data sources delivers the changes between the two and detaches the old one")
-    func dataSourceSwitch() async throws {
-        let first = MutableDataSource(Self.mail)
-        let secondState = makeSnapshot([("Archive", ["f=2", "z"]), ("Today", ["a=9"])])
-        let second = MutableDataSource(secondState)
-        let adapter = ListAdapter(dataSource: first)
-        let observer = RecordingObserver<MutableDataSource>()
-        adapter.addObserver(observer)
-        await adapter.invalidateAndWait()
-        _ = try await adapter.item(for: "e")
-        let oldInvalidator = try #require(first.invalidator)
-        #expect(oldInvalidator.isAttached)
-
-        adapter.setDataSource(second)
-        await adapter.waitUntilIdle()
-
-        #expect(!oldInvalidator.isAttached)
-        #expect(second.invalidator?.isAttached == true)
-        #expect(adapter.dataSource === second)
-        let update = try #require(observer.updates.last)
-        #expect(observer.updates.count == 2)
-        #expect(update.isDataSourceChange)
-        #expect(update.oldSnapshot == Self.mail)
-        #expect(update.newSnapshot == secondState)
-        #expect(update.changes == Self.mail.changes(to: secondState))
-        #expect(try Self.mail.applying(update.changes) == secondState)
-        #expect(adapter.cachedItemCount == 0)
-
-        // The old data source's invalidator no longer reaches the adapter.
-        oldInvalidator.invalidate()
-        await adapter.waitUntilIdle()
-        #expect(observer.updates.count == 2)
-        #expect(first.identifiersCalls == 1)
-    }
-
-    @Test("A diff of the old data source still running when the source is switched is discarded")
-    func switchDuringDiff() async throws {
-        let first = MutableDataSource(Self.mail)
-        let second = MutableDataSource(makeSnapshot([("Other", ["q"])]))
-        let adapter = ListAdapter(dataSource: first)
-        let observer = RecordingObserver<MutableDataSource>()
-        adapter.addObserver(observer)
-        let gate = Gate()
-        first.blockNextIdentifiers(on: gate)
-        var started = first.identifiersStarted.makeAsyncIterator()
-        adapter.invalidate()
-        await started.next()
-        adapter.setDataSource(second)
-        gate.open()
-        await adapter.waitUntilIdle()
-
-        #expect(observer.updates.count == 1)
-        let update = try #require(observer.updates.first)
-        #expect(update.isDataSourceChange)
-        #expect(update.oldSnapshot.isEmpty)
-        #expect(update.newSnapshot == second.expectedSnapshot)
-    }
-
     @Test("Invalidations through the invalidator, from other threads, are delivered")
     func invalidatorFromOtherThreads() async throws {
         let source = MutableDataSource(Self.mail)

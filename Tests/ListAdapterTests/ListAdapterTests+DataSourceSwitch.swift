@@ -1,0 +1,85 @@
+import Testing
+
+@testable import ListAdapter
+
+// Switching an adapter's data source while it diffs or fetches.
+extension ListAdapterTests {
+    @Test("Switching data sources delivers the changes between the two and detaches the old one")
+    func dataSourceSwitch() async throws {
+        let first = MutableDataSource(Self.mail)
+        let secondState = makeSnapshot([("Archive", ["f=2", "z"]), ("Today", ["a=9"])])
+        let second = MutableDataSource(secondState)
+        let adapter = ListAdapter(dataSource: first)
+        let observer = RecordingObserver<MutableDataSource>()
+        adapter.addObserver(observer)
+        await adapter.invalidateAndWait()
+        _ = try await adapter.item(for: "e")
+        let oldInvalidator = try #require(first.invalidator)
+        #expect(oldInvalidator.isAttached)
+
+        adapter.setDataSource(second)
+        await adapter.waitUntilIdle()
+
+        #expect(!oldInvalidator.isAttached)
+        #expect(second.invalidator?.isAttached == true)
+        #expect(adapter.dataSource === second)
+        let update = try #require(observer.updates.last)
+        #expect(observer.updates.count == 2)
+        #expect(update.isDataSourceChange)
+        #expect(update.oldSnapshot == Self.mail)
+        #expect(update.newSnapshot == secondState)
+        #expect(update.changes == Self.mail.changes(to: secondState))
+        #expect(try Self.mail.applying(update.changes) == secondState)
+        #expect(adapter.cachedItemCount == 0)
+
+        // The old data source's invalidator no longer reaches the adapter.
+        oldInvalidator.invalidate()
+        await adapter.waitUntilIdle()
+        #expect(observer.updates.count == 2)
+        #expect(first.identifiersCalls == 1)
+    }
+
+    @Test("A fetch overtaken by a new data source returns what the old one gave, uncached")
+    func fetchOvertakenBySourceSwitch() async throws {
+        let first = MutableDataSource(Self.mail)
+        // The same summary: only the switch of data sources keeps the old one's item out of the cache.
+        let second = MutableDataSource(makeSnapshot([("Today", ["a=1"])]))
+        let adapter = ListAdapter(dataSource: first)
+        await adapter.invalidateAndWait()
+        let gate = Gate()
+        first.blockItems(on: gate)
+        let fetch = Task { try await adapter.item(for: "a") }
+        while first.itemCalls == 0 { await Task.yield() }
+        adapter.setDataSource(second)
+        await adapter.waitUntilIdle()
+        gate.open()
+        #expect(try await fetch.value == FetchedItem(id: "a", summary: "1"))
+        #expect(adapter.cachedItemCount == 0)
+        #expect(try await adapter.item(for: "a") == FetchedItem(id: "a", summary: "1"))
+        #expect(second.itemCalls == 1)
+        #expect(adapter.cachedItemCount == 1)
+    }
+
+    @Test("A diff of the old data source still running when the source is switched is discarded")
+    func switchDuringDiff() async throws {
+        let first = MutableDataSource(Self.mail)
+        let second = MutableDataSource(makeSnapshot([("Other", ["q"])]))
+        let adapter = ListAdapter(dataSource: first)
+        let observer = RecordingObserver<MutableDataSource>()
+        adapter.addObserver(observer)
+        let gate = Gate()
+        first.blockNextIdentifiers(on: gate)
+        var started = first.identifiersStarted.makeAsyncIterator()
+        adapter.invalidate()
+        await started.next()
+        adapter.setDataSource(second)
+        gate.open()
+        await adapter.waitUntilIdle()
+
+        #expect(observer.updates.count == 1)
+        let update = try #require(observer.updates.first)
+        #expect(update.isDataSourceChange)
+        #expect(update.oldSnapshot.isEmpty)
+        #expect(update.newSnapshot == second.expectedSnapshot)
+    }
+}
