@@ -41,7 +41,20 @@ struct Replay: AsyncParsableCommand {
         }
         do {
             do {
-                var command = try parseAsRoot()
+                var command: any ParsableCommand
+                do {
+                    command = try parseAsRoot()
+                } catch let error where exitCode(for: error) == .validationFailure {
+                    // `--from -1`: the parser takes `-1` for an option and calls the value missing.
+                    if let (option, value) = NegativeNumberArgument.first(in: CommandLine.arguments.dropFirst()),
+                        let message = NegativeNumberArgument.message(
+                            for: option, value: value, parserMessage: Self.message(for: error))
+                    {
+                        printError(message)
+                        exit(withError: ExitCode.validationFailure)
+                    }
+                    throw error
+                }
                 if var asynchronous = command as? AsyncParsableCommand {
                     try await asynchronous.run()
                 } else {

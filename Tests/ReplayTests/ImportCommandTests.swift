@@ -356,6 +356,20 @@ struct ImportCommandTests {
         #expect(result.stderr.contains("Error:"))
     }
 
+    /// The argument parser reads `-1` as an option, and used to call the value missing.
+    @Test(
+        "a negative number given to an option is named as such",
+        arguments: [
+            (["import", "x", "--commit-every", "-3"], "--commit-every", "-3"),
+            (["log", "--log", "nowhere", "--from", "-1"], "--from", "-1"),
+            (["demo", "--seed", "-1", "--log", "nowhere"], "--seed", "-1"),
+        ])
+    func negativeNumber(arguments: [String], option: String, value: String) throws {
+        let result = try ToolRunner.run(arguments)
+        #expect(result.status == 64)
+        #expect(result.stderr == "replay: \(option) takes a number that is not negative, not \(value)\n", "\(result)")
+    }
+
     /// Foundation's `contents(atPath:)` opened files without blocking, so a pipe that had no
     /// data yet read as unreadable.
     @Test("import and diff read named pipes and /dev/stdin from a pipe, as they come")

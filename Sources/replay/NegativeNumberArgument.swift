@@ -1,0 +1,28 @@
+/// An option given a negative number, as in `--from -1`: the argument parser reads `-1` as an
+/// option of its own and reports the option's value as missing, which misleads. The tool looks
+/// for this case on the command line to say what was wrong instead.
+enum NegativeNumberArgument {
+    /// The first `--option` in `arguments` followed by a negative number (`-1`, `-0.5`), with
+    /// that number; `nil` when there is none.
+    static func first(in arguments: some Collection<String>) -> (option: String, value: String)? {
+        for (option, value) in zip(arguments, arguments.dropFirst())
+        where option.hasPrefix("--") && !option.contains("=") && isNegativeNumber(value) {
+            return (option, value)
+        }
+        return nil
+    }
+
+    /// The message for `option` given `value`, when the parser's own `message` says that the
+    /// option's value is missing; `nil` otherwise.
+    static func message(for option: String, value: String, parserMessage message: String) -> String? {
+        guard message.hasPrefix("Missing value for '\(option) ") || message.hasPrefix("Missing value for '\(option)'")
+        else { return nil }
+        return "\(option) takes a number that is not negative, not \(value)"
+    }
+
+    private static func isNegativeNumber(_ text: String) -> Bool {
+        let digits = text.dropFirst()
+        return text.first == "-" && digits.first?.isASCII == true && digits.first?.isNumber == true
+            && digits.allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") }
+    }
+}
