@@ -85,13 +85,16 @@ public final class RawLMDB: @unchecked Sendable {
         return bytes
     }
 
+    /// Puts `value` under the next key. The value's bytes are handed to LMDB in place (LMDB only
+    /// reads them): a mutable view of the caller's array would copy it, since the array is
+    /// shared, adding an allocation and a copy of the whole value to every timed put.
     private func put(_ value: [UInt8], in transaction: OpaquePointer?) throws {
         var key = nextKey.bigEndian
-        var bytes = value
         try withUnsafeMutableBytes(of: &key) { keyBuffer throws in
-            try bytes.withUnsafeMutableBytes { valueBuffer throws in
+            try value.withUnsafeBytes { valueBuffer throws in
                 var keyValue = MDB_val(mv_size: keyBuffer.count, mv_data: keyBuffer.baseAddress)
-                var dataValue = MDB_val(mv_size: valueBuffer.count, mv_data: valueBuffer.baseAddress)
+                var dataValue = MDB_val(
+                    mv_size: valueBuffer.count, mv_data: UnsafeMutableRawPointer(mutating: valueBuffer.baseAddress))
                 try Self.check(mdb_put(transaction, database, &keyValue, &dataValue, UInt32(MDB_APPEND)), "mdb_put")
             }
         }
