@@ -90,12 +90,7 @@ struct ImportCommand: AsyncParsableCommand {
             for skipped in report.skipped {
                 printError("skipped \(inputName), \(skipped)")
             }
-            let summary =
-                if let first = report.revisions.first, let last = report.revisions.last {
-                    "appended revisions \(first) to \(last) (\(report.revisions.count)) to \(logOptions.path)"
-                } else {
-                    "appended nothing to \(logOptions.path)"
-                }
+            let summary = "appended \(report.revisionsSummary ?? "nothing") to \(logOptions.path)"
             print(summary)
             if !report.skipped.isEmpty { print("skipped \(report.skipped.count) invalid lines") }
             do {
@@ -130,11 +125,10 @@ struct ImportCommand: AsyncParsableCommand {
         guard let line = error.firstLineNotAppended else {
             return "\(input): interrupted while checking line \(error.report.linesRead); nothing was appended"
         }
-        guard let first = error.report.revisions.first, let last = error.report.revisions.last else {
+        guard let appended = error.report.revisionsSummary else {
             return "\(input): interrupted before line \(line); nothing was appended"
         }
-        return "\(input): interrupted before line \(line); revisions \(first) to \(last) "
-            + "(\(error.report.revisions.count)), from the lines before line \(line), were appended to \(log) and "
-            + "stay there (to finish, import \(input) from line \(line) on)"
+        return "\(input): interrupted before line \(line); \(appended), from the lines before line \(line), "
+            + "were appended to \(log) and stay there (to finish, import \(input) from line \(line) on)"
     }
 }

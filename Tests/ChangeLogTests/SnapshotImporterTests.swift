@@ -29,6 +29,29 @@ struct SnapshotImporterTests {
         }
     }
 
+    /// With other writers appending between an import's transactions, its revisions are not one
+    /// range: `revisions 706 to 1500 (300)` read as if it had appended all of them.
+    @Test("the revisions appended are said as a range only when they are one")
+    func revisionsSummary() {
+        func report(_ revisions: [UInt64]) -> SnapshotImporter.Report {
+            SnapshotImporter.Report(revisions: revisions, skipped: [], linesRead: revisions.count)
+        }
+        #expect(report([]).revisionsSummary == nil)
+        #expect(report([7]).revisionsSummary == "revisions 7 to 7 (1)")
+        #expect(report(Array(1...1000)).revisionsSummary == "revisions 1 to 1000 (1000)")
+        #expect(
+            report([706, 707, 900, 1500]).revisionsSummary
+                == "4 revisions from 706 to 1500 (other writers appended between them)")
+        let failure = SnapshotAppendError(
+            report: report([3, 5]), firstLineNotAppended: 3,
+            cause: ChangeLogError(code: .conflict, message: "m", path: "p"))
+        #expect(failure.appendedSummary == "2 revisions from 3 to 5 (other writers appended between them)")
+        #expect(
+            SnapshotImportInterrupted(report: report([3, 5]), firstLineNotAppended: 3).description
+                == "interrupted before line 3; appended before it: 2 revisions from 3 to 5 (other writers appended "
+                + "between them)")
+    }
+
     @Test("commitEvery appends in one transaction per N lines; without it, in one")
     func transactions() async throws {
         for (commitEvery, transactions) in [(nil, 1), (1, 5), (2, 3), (5, 1), (100, 1)] as [(Int?, Int)] {

@@ -23,10 +23,9 @@ public struct SnapshotImportInterrupted: Error, Sendable, CustomStringConvertibl
         guard let line = firstLineNotAppended else {
             return "interrupted while checking line \(report.linesRead); nothing was appended"
         }
-        guard let first = report.revisions.first, let last = report.revisions.last else {
+        guard let appended = report.revisionsSummary else {
             return "interrupted before line \(line); nothing was appended"
         }
-        return "interrupted before line \(line); appended before it: revisions \(first) to \(last) "
-            + "(\(report.revisions.count))"
+        return "interrupted before line \(line); appended before it: \(appended)"
     }
 }

@@ -44,6 +44,17 @@ public struct SnapshotImporter: Sendable {
         public var skipped: [SnapshotImportError]
         /// The number of lines read, blank lines included.
         public var linesRead: Int
+
+        /// The revisions appended, in words: `revisions 1 to 1000 (1000)`, or, where other
+        /// writers appended between this import's transactions, `1000 revisions from 1 to 1500
+        /// (other writers appended between them)`; `nil` when nothing was appended.
+        public var revisionsSummary: String? {
+            guard let first = revisions.first, let last = revisions.last else { return nil }
+            guard last - first + 1 == UInt64(revisions.count) else {
+                return "\(revisions.count) revisions from \(first) to \(last) (other writers appended between them)"
+            }
+            return "revisions \(first) to \(last) (\(revisions.count))"
+        }
     }
 
     /// The log to append to, or how to open it when the first lines are ready to be appended.
@@ -232,11 +243,9 @@ public struct SnapshotAppendError: Error, Sendable, CustomStringConvertible {
         self.cause = cause
     }
 
-    /// The revisions kept, as `revisions 1 to 1000 (1000)`, or `nothing` when none were appended.
-    public var appendedSummary: String {
-        guard let first = report.revisions.first, let last = report.revisions.last else { return "nothing" }
-        return "revisions \(first) to \(last) (\(report.revisions.count))"
-    }
+    /// The revisions kept, as ``SnapshotImporter/Report/revisionsSummary`` says them, or
+    /// `nothing` when none were appended.
+    public var appendedSummary: String { report.revisionsSummary ?? "nothing" }
 
     /// `appending line 1001 failed: <cause>; appended before it: revisions 1 to 1000 (1000)`.
     public var description: String {
