@@ -4,11 +4,14 @@ import ListAdapter
 
 /// Reads one snapshot from a JSON file, with errors that name the file and the problem.
 enum SnapshotFile {
-    /// Reads and decodes the snapshot in the file at `path` (`-` for standard input).
+    /// Reads and decodes the snapshot in the file at `path` (`-` for standard input). Its `meta`,
+    /// which a diff does not use, is checked as an import checks it: a snapshot is the same
+    /// contract wherever it is read.
     static func read(_ path: String) throws -> ListSnapshot<String, String> {
         let data = try readInput(path)
         do {
-            return try CheckedJSON.decode(ListSnapshot<String, String>.self, from: data, reading: .snapshot)
+            return try CheckedJSON.decode(AnnotatedSnapshot<String, String>.self, from: data, reading: .snapshot)
+                .snapshot
         } catch {
             throw InputError("\(path): \(error)")
         }

@@ -86,6 +86,8 @@ struct DiffCommandTests {
                 #"{"sections": [{"title": "A", "items": [{"id": 1, "id": "x"}]}]}"#,
                 #"duplicate key "id" in sections[0].items[0]; a key may appear once in an object"#
             ),
+            // A snapshot's meta is checked as an import checks it, although a diff does not use it.
+            (#"{"meta": {"k": 1}, "sections": []}"#, "field meta.k is not a string: 1"),
             // Columns after a UTF-8 byte order mark count what an editor shows, from the brace.
             ("\u{FEFF}{\"sections\": [x]}", "not valid JSON: invalid value at column 15"),
             ("\u{FEFF}{\"sections\":\n [x]}", "not valid JSON: invalid value at line 2, column 3"),
