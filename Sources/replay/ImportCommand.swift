@@ -112,11 +112,7 @@ struct ImportCommand: AsyncParsableCommand {
     static func describe(_ error: SnapshotAppendError, input: String, log: String) -> String {
         let cause = error.cause.message + (error.cause.cause.map { " (\($0))" } ?? "")
         let line = error.firstLineNotAppended
-        let kept =
-            error.report.revisions.isEmpty
-            ? "nothing was appended"
-            : "\(error.appendedSummary), from the lines before line \(line), were appended to \(log) and stay "
-                + "there (to finish, import \(input) from line \(line) on)"
+        let kept = keptBefore(line, of: error.report, input: input, log: log)
         return "\(input): appending line \(line) and the lines after it failed: \(cause); \(kept)"
     }
 
@@ -125,10 +121,17 @@ struct ImportCommand: AsyncParsableCommand {
         guard let line = error.firstLineNotAppended else {
             return "\(input): interrupted while checking line \(error.report.linesRead); nothing was appended"
         }
-        guard let appended = error.report.revisionsSummary else {
-            return "\(input): interrupted before line \(line); nothing was appended"
-        }
-        return "\(input): interrupted before line \(line); \(appended), from the lines before line \(line), "
-            + "were appended to \(log) and stay there (to finish, import \(input) from line \(line) on)"
+        return
+            "\(input): interrupted before line \(line); \(keptBefore(line, of: error.report, input: input, log: log))"
+    }
+
+    /// What an import that stopped before `line` appended and how to finish it, or that it
+    /// appended nothing.
+    private static func keptBefore(_ line: Int, of report: SnapshotImporter.Report, input: String, log: String)
+        -> String
+    {
+        guard let appended = report.revisionsSummary else { return "nothing was appended" }
+        return "\(appended), from the lines before line \(line), were appended to \(log) and stay there "
+            + "(to finish, import \(input) from line \(line) on)"
     }
 }
