@@ -92,6 +92,19 @@ public struct SnapshotImporter: Sendable {
     public static func decode(line: some Collection<UInt8>, lineNumber: Int) throws(SnapshotImportError)
         -> AnnotatedSnapshot<String, String>
     {
+        try decode(line: line, lineNumber: lineNumber, previous: nil)
+    }
+
+    /// ``decode(line:lineNumber:)``, sharing the strings of `previous`, the line before's
+    /// snapshot, where they hold the same bytes (``ImportLineParser``).
+    static func decode(
+        line: some Collection<UInt8>, lineNumber: Int, previous: ListSnapshot<String, String>?
+    ) throws(SnapshotImportError) -> AnnotatedSnapshot<String, String> {
+        // Most lines take the fast path; the lines it declines are decoded, or refused, the checked way.
+        if case let parsed?? = line.withContiguousStorageIfAvailable({ ImportLineParser.parse($0, previous: previous) })
+        {
+            return parsed
+        }
         do {
             return try CheckedJSON.decode(ImportLine.self, from: Data(line), reading: .importLine).annotated
         } catch {
@@ -122,23 +135,30 @@ public struct SnapshotImporter: Sendable {
         var good: [Line] = []
         var decoded: [ChangeLog.AppendEntry] = []
         var decodedBytes = 0
-        for (index, bytes) in Self.lineRanges(of: input).enumerated() {
-            let line = Line(bytes: bytes, number: index + 1)
+        let lines = Self.lines(of: input)
+        var window = 0..<0
+        var outcomes: [DecodedLine] = []
+        for line in lines {
             report.linesRead = line.number
             if stopRequested() { throw SnapshotImportInterrupted(report: report, firstLineNotAppended: nil) }
             if line.number % 1_000 == 0 { progress(line.number) }
-            let text = line.text(in: input)
-            if text.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
-            do {
-                let entry = try Self.entry(decoding: text, lineNumber: line.number)
+            let index = line.number - 1
+            if !window.contains(index) {
+                window = Self.decodingWindow(of: lines, from: index)
+                outcomes = Self.decode(lines[window], of: input)
+            }
+            switch outcomes[index - window.lowerBound] {
+            case nil:
+                continue
+            case .success(let entry):
                 if decoded.count == good.count,
-                    options.commitEvery == nil || decodedBytes + text.count <= decodedBytesLimit
+                    options.commitEvery == nil || decodedBytes + line.bytes.count <= decodedBytesLimit
                 {
                     decoded.append(entry)
-                    decodedBytes += text.count
+                    decodedBytes += line.bytes.count
                 }
                 good.append(line)
-            } catch {
+            case .failure(let error):
                 guard options.skipInvalid else { throw error }
                 report.skipped.append(error)
             }
@@ -153,9 +173,9 @@ public struct SnapshotImporter: Sendable {
             }
             let end = min(good.count, start + batchSize)
             var batch = Array(decoded[min(start, decoded.count)..<min(end, decoded.count)])
-            for line in good[max(start, decoded.count)..<max(end, decoded.count)] {
-                // Checked already: decoding the same bytes again gives the same entry.
-                batch.append(try Self.entry(decoding: line.text(in: input), lineNumber: line.number))
+            // Checked already: decoding the same bytes again gives the same entries.
+            for outcome in Self.decode(good[max(start, decoded.count)..<max(end, decoded.count)], of: input) {
+                if let outcome { batch.append(try outcome.get()) }
             }
             let appended: [AppendedRevision]
             do {
@@ -169,39 +189,6 @@ public struct SnapshotImporter: Sendable {
             start = end
         }
         return report
-    }
-
-    /// A line of the input: its bytes' offsets from the input's start, and its 1-based number.
-    private struct Line {
-        var bytes: Range<Int>
-        var number: Int
-
-        /// The line's bytes in `input`, without its line feed.
-        func text(in input: Data) -> Data {
-            input[(input.startIndex + bytes.lowerBound)..<(input.startIndex + bytes.upperBound)]
-        }
-    }
-
-    /// The entry a checked line appends.
-    private static func entry(decoding line: Data, lineNumber: Int) throws(SnapshotImportError) -> ChangeLog.AppendEntry
-    {
-        let annotated = try decode(line: line, lineNumber: lineNumber)
-        return ChangeLog.AppendEntry(annotated.snapshot, meta: annotated.meta)
-    }
-
-    /// Where each line of `input` lies, line feeds left out; a final line feed ends the last
-    /// line rather than starting an empty one.
-    private static func lineRanges(of input: Data) -> [Range<Int>] {
-        input.withUnsafeBytes { bytes in
-            var ranges: [Range<Int>] = []
-            var start = 0
-            while start < bytes.count {
-                let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
-                ranges.append(start..<end)
-                start = end + 1
-            }
-            return ranges
-        }
     }
 }
 

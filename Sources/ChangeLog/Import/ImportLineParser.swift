@@ -1,0 +1,417 @@
+import Foundation
+import ListAdapter
+
+/// Decodes the usual import line straight from its bytes, in one pass, without `JSONDecoder`:
+/// what makes `replay import` run at the speed of the log rather than of Foundation's decoder
+/// (which, with the checks ``CheckedJSON`` adds, took about 85% of an import's time).
+///
+/// The parser is a fast path, not a second authority. It returns a snapshot only for a line
+/// it reads entirely and exactly as ``CheckedJSON`` reads it (``ImportLine``'s schema, UTF-8,
+/// JSON's grammar throughout, no key of the schema named twice, unique titles and ids), and
+/// declines (`nil`) everything else: a line that is wrong in any way, and a few that are fine
+/// but rare (a read string or key with an escape, a `null` summary, a number with a fraction
+/// or an exponent, nesting deeper than ``depthLimit``, a byte order mark, a line with both
+/// `sections` and `snapshot`). A declined line goes the checked way, which decodes it or names
+/// its fault, so both paths give the same snapshot or the same error for every line
+/// (`ImportLineParserTests` holds them to that).
+///
+/// Given the line before's snapshot, the parser shares its strings: an item whose id and
+/// summary have the same bytes as the item at the corresponding place of the line before gets
+/// that item's strings, not copies. Consecutive lines differ in few items, so most strings are
+/// not allocated again, and the log's writer, which compares a snapshot with the one before,
+/// recognises the unchanged items by their bits instead of their bytes.
+enum ImportLineParser {
+    /// The deepest nesting of arrays and objects the parser reads; a deeper line is declined.
+    static let depthLimit = 64
+
+    /// The snapshot and metadata of `line`, or `nil` when the parser declines the line.
+    ///
+    /// - Parameter previous: the snapshot of the line before, whose strings the result shares
+    ///   where they hold the same bytes; it changes nothing else.
+    /// - Complexity: O(*n*) for *n* bytes.
+    static func parse(_ line: UnsafeBufferPointer<UInt8>, previous: ListSnapshot<String, String>? = nil)
+        -> AnnotatedSnapshot<String, String>?
+    {
+        var reader = ImportLineReader(line, previous: previous)
+        guard let annotated = try? reader.line(),
+            !reader.sawNonASCII || String(validating: line, as: UTF8.self) != nil
+        else { return nil }
+        return annotated
+    }
+}
+
+/// Why the parser stopped: the line is left to ``CheckedJSON``.
+private struct Declined: Error {}
+
+/// The parser's cursor over one line, with a method per part of ``ImportLine``'s schema.
+private struct ImportLineReader {
+    typealias Snapshot = ListSnapshot<String, String>
+
+    let bytes: UnsafeBufferPointer<UInt8>
+    /// The line before's snapshot, whose strings are shared (``ImportLineParser``).
+    let previous: Snapshot?
+    var position = 0
+    /// Whether a string held a byte past ASCII: the line's UTF-8 is then checked as a whole
+    /// (UTF-8 never puts an ASCII byte inside a character, so a valid line has valid strings).
+    var sawNonASCII = false
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>, previous: Snapshot?) {
+        self.bytes = bytes
+        self.previous = previous
+    }
+
+    // MARK: The schema
+
+    /// A snapshot line (`sections`, `meta`) or a revision line (`snapshot`, `meta`), and
+    /// nothing but whitespace after it.
+    mutating func line() throws(Declined) -> AnnotatedSnapshot<String, String> {
+        var sections: [Snapshot.Section]?
+        var meta: [String: String]?
+        var snapshot: [Snapshot.Section]?
+        try object(depth: 1) { (reader, key) throws(Declined) in
+            if reader.matches(key, "sections") {
+                guard sections == nil else { throw Declined() }
+                sections = try reader.sections(depth: 2)
+            } else if reader.matches(key, "meta") {
+                guard meta == nil else { throw Declined() }
+                meta = try reader.meta(depth: 2)
+            } else if reader.matches(key, "snapshot") {
+                guard snapshot == nil else { throw Declined() }
+                snapshot = try reader.snapshot(depth: 2)
+            } else {
+                try reader.skipValue(depth: 2)
+            }
+        }
+        skipWhitespace()
+        // `sections` and `snapshot` together: ``ImportLine`` reads one, checks the other's keys.
+        guard position == bytes.count, (sections == nil) != (snapshot == nil),
+            let chosen = sections ?? snapshot,
+            let built = try? Snapshot(sections: chosen)
+        else { throw Declined() }
+        return AnnotatedSnapshot(meta: meta ?? [:], snapshot: built)
+    }
+
+    /// A revision line's `snapshot`: its `sections`; its other keys are ignored.
+    private mutating func snapshot(depth: Int) throws(Declined) -> [Snapshot.Section] {
+        var sections: [Snapshot.Section]?
+        try object(depth: depth) { (reader, key) throws(Declined) in
+            if reader.matches(key, "sections") {
+                guard sections == nil else { throw Declined() }
+                sections = try reader.sections(depth: depth + 1)
+            } else {
+                try reader.skipValue(depth: depth + 1)
+            }
+        }
+        guard let sections else { throw Declined() }
+        return sections
+    }
+
+    /// `meta`: an object of strings.
+    private mutating func meta(depth: Int) throws(Declined) -> [String: String] {
+        var meta: [String: String] = [:]
+        try object(depth: depth) { (reader, key) throws(Declined) in
+            let name = reader.text(key)
+            guard meta.updateValue(try reader.string(), forKey: name) == nil else { throw Declined() }
+        }
+        return meta
+    }
+
+    /// `sections`: an array of `{"title": …, "items": […]}`.
+    private mutating func sections(depth: Int) throws(Declined) -> [Snapshot.Section] {
+        var sections: [Snapshot.Section] = []
+        try array(depth: depth) { (reader) throws(Declined) in
+            var title: String?
+            var items: [Snapshot.Item]?
+            // The line before's section of the same title, when the title comes first.
+            var base: Snapshot.Section?
+            try reader.object(depth: depth + 1) { (reader, key) throws(Declined) in
+                if reader.matches(key, "title") {
+                    guard title == nil else { throw Declined() }
+                    (title, base) = try reader.title(at: sections.count)
+                } else if reader.matches(key, "items") {
+                    guard items == nil else { throw Declined() }
+                    items = try reader.items(depth: depth + 2, base: base?.items ?? [])
+                } else {
+                    try reader.skipValue(depth: depth + 2)
+                }
+            }
+            guard let title, let items else { throw Declined() }
+            sections.append(Snapshot.Section(title: title, items: items))
+        }
+        return sections
+    }
+
+    /// A section's title at `offset`, and the line before's section of that title: the title
+    /// is that section's string when it has the same bytes.
+    private mutating func title(at offset: Int) throws(Declined) -> (String, Snapshot.Section?) {
+        let range = try plainString()
+        guard let previous else { return (text(range), nil) }
+        if offset < previous.sections.count, holds(range, previous.sections[offset].title) {
+            return (previous.sections[offset].title, previous.sections[offset])
+        }
+        let title = text(range)
+        return (title, previous.sectionOffset(titled: title).map { previous.sections[$0] })
+    }
+
+    /// `items`: an array of `{"id": …, "summary": …}`, `summary` optional, sharing the strings
+    /// of `base` (the line before's items of the section) that hold the same bytes.
+    ///
+    /// Items are matched in order: the next base item not matched yet, or one of the two after
+    /// it (the items between were deleted or moved away). An item matching none of them (one
+    /// inserted or moved here) gets strings of its own and leaves the next base item in place.
+    private mutating func items(depth: Int, base: [Snapshot.Item]) throws(Declined) -> [Snapshot.Item] {
+        var items: [Snapshot.Item] = []
+        items.reserveCapacity(base.count)
+        var nextBase = 0
+        try array(depth: depth) { (reader) throws(Declined) in
+            var id: Range<Int>?
+            var summary: Range<Int>?
+            try reader.object(depth: depth + 1) { (reader, key) throws(Declined) in
+                if reader.matches(key, "id") {
+                    guard id == nil else { throw Declined() }
+                    id = try reader.plainString()
+                } else if reader.matches(key, "summary") {
+                    guard summary == nil else { throw Declined() }
+                    summary = try reader.plainString()
+                } else {
+                    try reader.skipValue(depth: depth + 2)
+                }
+            }
+            guard let id else { throw Declined() }
+            var match: Snapshot.Item?
+            for candidate in nextBase..<min(nextBase + 3, base.count) where reader.holds(id, base[candidate].id) {
+                match = base[candidate]
+                nextBase = candidate + 1
+                break
+            }
+            items.append(
+                Snapshot.Item(
+                    id: match?.id ?? reader.text(id),
+                    summary: summary.map { range in
+                        if let shared = match?.summary, reader.holds(range, shared) { return shared }
+                        return reader.text(range)
+                    }))
+        }
+        return items
+    }
+
+    /// Whether `string`'s UTF-8 is the bytes in `range`.
+    private func holds(_ range: Range<Int>, _ string: String) -> Bool {
+        var string = string
+        return string.withUTF8 { utf8 in
+            guard utf8.count == range.count else { return false }
+            guard let stored = utf8.baseAddress, let read = bytes.baseAddress else { return true }
+            return memcmp(stored, read + range.lowerBound, range.count) == 0
+        }
+    }
+
+    // MARK: Containers
+
+    /// An object whose keys are plain strings (no escapes), each handed to `member` to read or
+    /// skip its value.
+    private mutating func object(
+        depth: Int, _ member: (inout ImportLineReader, Range<Int>) throws(Declined) -> Void
+    ) throws(Declined) {
+        guard depth <= ImportLineParser.depthLimit else { throw Declined() }
+        try expect(UInt8(ascii: "{"))
+        if try peek() == UInt8(ascii: "}") {
+            position += 1
+            return
+        }
+        while true {
+            let key = try plainString()
+            try expect(UInt8(ascii: ":"))
+            try member(&self, key)
+            guard try endOfMember(closing: UInt8(ascii: "}")) else { continue }
+            return
+        }
+    }
+
+    /// An array, each element read by `element`.
+    private mutating func array(depth: Int, _ element: (inout ImportLineReader) throws(Declined) -> Void)
+        throws(Declined)
+    {
+        guard depth <= ImportLineParser.depthLimit else { throw Declined() }
+        try expect(UInt8(ascii: "["))
+        if try peek() == UInt8(ascii: "]") {
+            position += 1
+            return
+        }
+        while true {
+            try element(&self)
+            guard try endOfMember(closing: UInt8(ascii: "]")) else { continue }
+            return
+        }
+    }
+
+    /// After a member or an element: `true` past the closing bracket, `false` past a comma.
+    private mutating func endOfMember(closing: UInt8) throws(Declined) -> Bool {
+        let next = try peek()
+        position += 1
+        if next == closing { return true }
+        guard next == UInt8(ascii: ",") else { throw Declined() }
+        return false
+    }
+
+    // MARK: Values
+
+    /// A string of the schema, which may not hold an escape.
+    private mutating func string() throws(Declined) -> String {
+        text(try plainString())
+    }
+
+    /// The text of a plain string's bytes (their UTF-8 is checked with the whole line's).
+    private func text(_ range: Range<Int>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+    }
+
+    /// Whether the bytes in `range` are `literal`'s.
+    private func matches(_ range: Range<Int>, _ literal: StaticString) -> Bool {
+        guard range.count == literal.utf8CodeUnitCount else { return false }
+        let expected = literal.utf8Start
+        for offset in 0..<range.count where bytes[range.lowerBound + offset] != expected[offset] {
+            return false
+        }
+        return true
+    }
+
+    /// A string without escapes: the range of its bytes, quotes left out.
+    private mutating func plainString() throws(Declined) -> Range<Int> {
+        try expect(UInt8(ascii: "\""))
+        let start = position
+        while position < bytes.count {
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "\"") {
+                position += 1
+                return start..<(position - 1)
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 { throw Declined() }
+            if byte >= 0x80 { sawNonASCII = true }
+            position += 1
+        }
+        throw Declined()
+    }
+
+    /// A value the schema does not read, checked against JSON's grammar: any string (escapes
+    /// included, but no UTF-16 surrogate, which must pair), an integer of at most 15 digits,
+    /// `true`, `false`, `null`, and arrays and objects of those.
+    private mutating func skipValue(depth: Int) throws(Declined) {
+        switch try peek() {
+        case UInt8(ascii: "{"):
+            try object(depth: depth) { (reader, _) throws(Declined) in try reader.skipValue(depth: depth + 1) }
+        case UInt8(ascii: "["):
+            try array(depth: depth) { (reader) throws(Declined) in try reader.skipValue(depth: depth + 1) }
+        case UInt8(ascii: "\""):
+            try skipString()
+        case UInt8(ascii: "t"):
+            try literal("true")
+        case UInt8(ascii: "f"):
+            try literal("false")
+        case UInt8(ascii: "n"):
+            try literal("null")
+        default:
+            try integer()
+        }
+    }
+
+    /// A string that is not read: escapes are checked, not decoded.
+    private mutating func skipString() throws(Declined) {
+        position += 1
+        while position < bytes.count {
+            let byte = bytes[position]
+            position += 1
+            switch byte {
+            case UInt8(ascii: "\""):
+                return
+            case UInt8(ascii: "\\"):
+                guard position < bytes.count else { throw Declined() }
+                let escaped = bytes[position]
+                position += 1
+                switch escaped {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
+                    UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                    continue
+                case UInt8(ascii: "u"):
+                    try unicodeEscape()
+                default:
+                    throw Declined()
+                }
+            case 0..<0x20:
+                throw Declined()
+            case 0x80...:
+                sawNonASCII = true
+            default:
+                continue
+            }
+        }
+        throw Declined()
+    }
+
+    /// The four hexadecimal digits of a `\u` escape, of a code point that is not a surrogate.
+    private mutating func unicodeEscape() throws(Declined) {
+        guard position + 4 <= bytes.count else { throw Declined() }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[position]
+            position += 1
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw Declined()
+            }
+            value = value << 4 | UInt32(digit)
+        }
+        guard !(0xD800...0xDFFF).contains(value) else { throw Declined() }
+    }
+
+    /// `-`, then `0` or up to 15 digits not starting with `0`, and no fraction or exponent.
+    private mutating func integer() throws(Declined) {
+        if bytes[position] == UInt8(ascii: "-") { position += 1 }
+        let start = position
+        while position < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position]) {
+            position += 1
+        }
+        let digits = position - start
+        guard digits > 0, digits <= 15, digits == 1 || bytes[start] != UInt8(ascii: "0") else { throw Declined() }
+        if position < bytes.count {
+            switch bytes[position] {
+            case UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"): throw Declined()
+            default: break
+            }
+        }
+    }
+
+    /// The bytes of `word` (`true`, `false`, `null`).
+    private mutating func literal(_ word: StaticString) throws(Declined) {
+        let end = position + word.utf8CodeUnitCount
+        guard end <= bytes.count, matches(position..<end, word) else { throw Declined() }
+        position = end
+    }
+
+    // MARK: Bytes
+
+    /// The next byte after whitespace, not consumed.
+    private mutating func peek() throws(Declined) -> UInt8 {
+        skipWhitespace()
+        guard position < bytes.count else { throw Declined() }
+        return bytes[position]
+    }
+
+    /// Consumes `byte` after whitespace.
+    private mutating func expect(_ byte: UInt8) throws(Declined) {
+        guard try peek() == byte else { throw Declined() }
+        position += 1
+    }
+
+    /// Skips JSON's whitespace: space, tab, line feed, carriage return.
+    private mutating func skipWhitespace() {
+        while position < bytes.count {
+            switch bytes[position] {
+            case 0x20, 0x09, 0x0A, 0x0D: position += 1
+            default: return
+            }
+        }
+    }
+}

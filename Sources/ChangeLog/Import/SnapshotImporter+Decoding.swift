@@ -1,0 +1,115 @@
+import Dispatch
+import Foundation
+import ListAdapter
+import Synchronization
+
+extension SnapshotImporter {
+    /// A line of the input: its bytes' offsets from the input's start, and its 1-based number.
+    struct Line: Sendable {
+        var bytes: Range<Int>
+        var number: Int
+
+        /// The line's bytes in `input`, without its line feed.
+        func text(in input: Data) -> Data {
+            input[(input.startIndex + bytes.lowerBound)..<(input.startIndex + bytes.upperBound)]
+        }
+
+        /// Whether the line holds nothing but spaces, tabs and carriage returns.
+        func isBlank(in input: Data) -> Bool {
+            text(in: input).withUnsafeBytes { bytes in
+                bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+            }
+        }
+    }
+
+    /// What decoding a line gave: the entry it appends, or why it is bad; `nil` for a blank line.
+    typealias DecodedLine = Result<ChangeLog.AppendEntry, SnapshotImportError>?
+
+    /// The lines of `input` decoded together: the lines from the first, up to ``decodingWindowLines``
+    /// of them and up to about ``decodingWindowBytes`` of text (at least one line).
+    static func decodingWindow(of lines: [Line], from first: Int) -> Range<Int> {
+        var end = first
+        var bytes = 0
+        while end < lines.count, end - first < decodingWindowLines, end == first || bytes < decodingWindowBytes {
+            bytes += lines[end].bytes.count
+            end += 1
+        }
+        return first..<end
+    }
+
+    /// At most this many lines are decoded together.
+    static let decodingWindowLines = 256
+    /// Lines are decoded together until they hold this many bytes (4 MiB).
+    static let decodingWindowBytes = 4 << 20
+
+    /// Decodes `lines` of `input` on every processor the process may use: the lines are
+    /// independent, and decoding is most of an import's work besides the writer's.
+    ///
+    /// Each worker decodes runs of ``decodingRunLines`` consecutive lines, so that a line shares
+    /// the strings of the line before (``ImportLineParser``), except for the first of a run.
+    ///
+    /// - Returns: each line's outcome, in the order of `lines`.
+    static func decode(_ lines: ArraySlice<Line>, of input: Data) -> [DecodedLine] {
+        let runs = stride(from: lines.startIndex, to: lines.endIndex, by: decodingRunLines).map {
+            $0..<min($0 + decodingRunLines, lines.endIndex)
+        }
+        let workers = min(runs.count, ProcessInfo.processInfo.activeProcessorCount)
+        guard workers > 1 else { return decodeRun(lines, of: input) }
+        let outcomes = UnsafeMutableBufferPointer<DecodedLine>.allocate(capacity: lines.count)
+        outcomes.initialize(repeating: nil)
+        defer {
+            outcomes.deinitialize()
+            outcomes.deallocate()
+        }
+        let next = Atomic<Int>(0)
+        // Each worker takes the next run not taken and writes only that run's outcomes.
+        nonisolated(unsafe) let shared = outcomes
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            while true {
+                let run = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                guard run < runs.count else { return }
+                let range = runs[run]
+                for (offset, outcome) in decodeRun(lines[range], of: input).enumerated() {
+                    shared[range.lowerBound - lines.startIndex + offset] = outcome
+                }
+            }
+        }
+        return Array(outcomes)
+    }
+
+    /// Consecutive lines are decoded by one worker in runs of this many.
+    static let decodingRunLines = 32
+
+    /// Decodes consecutive lines in order, each sharing the strings of the good line before.
+    private static func decodeRun(_ lines: ArraySlice<Line>, of input: Data) -> [DecodedLine] {
+        var previous: ListSnapshot<String, String>?
+        return lines.map { line -> DecodedLine in
+            guard !line.isBlank(in: input) else { return nil }
+            do throws(SnapshotImportError) {
+                let annotated = try decode(line: line.text(in: input), lineNumber: line.number, previous: previous)
+                previous = annotated.snapshot
+                return .success(ChangeLog.AppendEntry(annotated.snapshot, meta: annotated.meta))
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+
+    /// Where each line of `input` lies, line feeds left out; a final line feed ends the last
+    /// line rather than starting an empty one.
+    static func lines(of input: Data) -> [Line] {
+        input.withUnsafeBytes { raw in
+            var lines: [Line] = []
+            guard let base = raw.baseAddress else { return lines }
+            var start = 0
+            while start < raw.count {
+                let end =
+                    memchr(base + start, Int32(UInt8(ascii: "\n")), raw.count - start)
+                    .map { base.distance(to: UnsafeRawPointer($0)) } ?? raw.count
+                lines.append(Line(bytes: start..<end, number: lines.count + 1))
+                start = end + 1
+            }
+            return lines
+        }
+    }
+}
