@@ -63,18 +63,21 @@ public struct ListSnapshot<ItemID: Hashable & Sendable, Summary: Hashable & Send
     public init(sections: [Section]) throws(ListSnapshotError) {
         var offsetsByTitle = [String: Int](minimumCapacity: sections.count)
         var itemCount = 0
-        for (offset, section) in sections.enumerated() {
-            if let first = offsetsByTitle.updateValue(offset, forKey: section.title) {
-                throw .duplicateSectionTitle(section.title, first: first, second: offset)
+        for offset in sections.indices {
+            if let first = offsetsByTitle.updateValue(offset, forKey: sections[offset].title) {
+                throw .duplicateSectionTitle(sections[offset].title, first: first, second: offset)
             }
-            itemCount += section.items.count
+            itemCount += sections[offset].items.count
         }
         var pathsByID = [ItemID: ItemPath](minimumCapacity: itemCount)
-        for (sectionOffset, section) in sections.enumerated() {
-            for (itemOffset, item) in section.items.enumerated() {
-                let path = ItemPath(section: sectionOffset, item: itemOffset)
-                if let first = pathsByID.updateValue(path, forKey: item.id) {
-                    throw .duplicateItemID(String(describing: item.id), first: first, second: path)
+        // Items read in place: copying each one would retain and release its strings.
+        for sectionOffset in sections.indices {
+            try sections[sectionOffset].items.withUnsafeBufferPointer { (items) throws(ListSnapshotError) in
+                for itemOffset in items.indices {
+                    let path = ItemPath(section: sectionOffset, item: itemOffset)
+                    if let first = pathsByID.updateValue(path, forKey: items[itemOffset].id) {
+                        throw .duplicateItemID(String(describing: items[itemOffset].id), first: first, second: path)
+                    }
                 }
             }
         }

@@ -160,49 +160,82 @@ private struct ImportLineReader {
     /// it (the items between were deleted or moved away). An item matching none of them (one
     /// inserted or moved here) gets strings of its own and leaves the next base item in place.
     private mutating func items(depth: Int, base: [Snapshot.Item]) throws(Declined) -> [Snapshot.Item] {
+        try base.withUnsafeBufferPointer { (base) throws(Declined) in try items(depth: depth, base: base) }
+    }
+
+    private mutating func items(depth: Int, base: UnsafeBufferPointer<Snapshot.Item>) throws(Declined)
+        -> [Snapshot.Item]
+    {
         var items: [Snapshot.Item] = []
         items.reserveCapacity(base.count)
         var nextBase = 0
         try array(depth: depth) { (reader) throws(Declined) in
-            var id: Range<Int>?
-            var summary: Range<Int>?
-            try reader.object(depth: depth + 1) { (reader, key) throws(Declined) in
-                if reader.matches(key, "id") {
-                    guard id == nil else { throw Declined() }
-                    id = try reader.plainString()
-                } else if reader.matches(key, "summary") {
-                    guard summary == nil else { throw Declined() }
-                    summary = try reader.plainString()
-                } else {
-                    try reader.skipValue(depth: depth + 2)
+            var (id, summary) = reader.compactItem()
+            if id == nil {
+                try reader.object(depth: depth + 1) { (reader, key) throws(Declined) in
+                    if reader.matches(key, "id") {
+                        guard id == nil else { throw Declined() }
+                        id = try reader.plainString()
+                    } else if reader.matches(key, "summary") {
+                        guard summary == nil else { throw Declined() }
+                        summary = try reader.plainString()
+                    } else {
+                        try reader.skipValue(depth: depth + 2)
+                    }
                 }
             }
             guard let id else { throw Declined() }
-            var match: Snapshot.Item?
-            for candidate in nextBase..<min(nextBase + 3, base.count) where reader.holds(id, base[candidate].id) {
-                match = base[candidate]
-                nextBase = candidate + 1
-                break
+            var candidate = nextBase
+            while candidate < min(nextBase + 3, base.count), !reader.holds(id, base[candidate].id) {
+                candidate += 1
             }
-            items.append(
-                Snapshot.Item(
-                    id: match?.id ?? reader.text(id),
-                    summary: summary.map { range in
-                        if let shared = match?.summary, reader.holds(range, shared) { return shared }
-                        return reader.text(range)
-                    }))
+            guard candidate < min(nextBase + 3, base.count) else {
+                items.append(Snapshot.Item(id: reader.text(id), summary: summary.map(reader.text)))
+                return
+            }
+            nextBase = candidate + 1
+            switch (summary, base[candidate].summary) {
+            case (nil, nil):
+                items.append(base[candidate])
+            case (let range?, let shared?) where reader.holds(range, shared):
+                items.append(base[candidate])
+            case (let range, _):
+                items.append(Snapshot.Item(id: base[candidate].id, summary: range.map(reader.text)))
+            }
         }
         return items
     }
 
     /// Whether `string`'s UTF-8 is the bytes in `range`.
     private func holds(_ range: Range<Int>, _ string: String) -> Bool {
-        var string = string
-        return string.withUTF8 { utf8 in
+        string.utf8.withContiguousStorageIfAvailable { utf8 in
             guard utf8.count == range.count else { return false }
             guard let stored = utf8.baseAddress, let read = bytes.baseAddress else { return true }
-            return memcmp(stored, read + range.lowerBound, range.count) == 0
+            return Self.sameBytes(stored, read + range.lowerBound, count: range.count)
+        } ?? false
+    }
+
+    /// Whether the `count` bytes at `lhs` and `rhs` are the same: words compared in place, for
+    /// the short strings and keys of a line, where a call to `memcmp` costs more than the bytes.
+    @inline(__always)
+    private static func sameBytes(_ lhs: UnsafePointer<UInt8>, _ rhs: UnsafePointer<UInt8>, count: Int) -> Bool {
+        guard count >= 8 else {
+            for offset in 0..<count where lhs[offset] != rhs[offset] { return false }
+            return true
         }
+        let left = UnsafeRawPointer(lhs)
+        let right = UnsafeRawPointer(rhs)
+        var offset = 0
+        while offset + 8 < count {
+            guard
+                left.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                    == right.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            else { return false }
+            offset += 8
+        }
+        // The last word, which may overlap the one before.
+        return left.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+            == right.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
     }
 
     // MARK: Containers
@@ -275,10 +308,43 @@ private struct ImportLineReader {
         return true
     }
 
+    /// An item exactly as `formatJSON()` writes it, `{"id":"…","summary":"…"}` or `{"id":"…"}`
+    /// (no whitespace, no escape): the ranges of its id and summary. Otherwise `(nil, nil)`,
+    /// and nothing is consumed: the item is read as any object is.
+    private mutating func compactItem() -> (id: Range<Int>?, summary: Range<Int>?) {
+        let start = position
+        guard literalFollows("{\"id\":\""), let id = try? stringRest() else {
+            position = start
+            return (nil, nil)
+        }
+        if literalFollows("}") { return (id, nil) }
+        guard literalFollows(",\"summary\":\""), let summary = try? stringRest(), literalFollows("}") else {
+            position = start
+            return (nil, nil)
+        }
+        return (id, summary)
+    }
+
+    /// Whether `literal`'s bytes come next; they are consumed if they do.
+    private mutating func literalFollows(_ literal: StaticString) -> Bool {
+        let end = position + literal.utf8CodeUnitCount
+        guard end <= bytes.count, let base = bytes.baseAddress,
+            Self.sameBytes(base + position, literal.utf8Start, count: literal.utf8CodeUnitCount)
+        else { return false }
+        position = end
+        return true
+    }
+
     /// A string without escapes: the range of its bytes, quotes left out.
     private mutating func plainString() throws(Declined) -> Range<Int> {
         try expect(UInt8(ascii: "\""))
+        return try stringRest()
+    }
+
+    /// The rest of a string without escapes after its opening quote: the range of its bytes.
+    private mutating func stringRest() throws(Declined) -> Range<Int> {
         let start = position
+        skipOrdinaryWords()
         while position < bytes.count {
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") {
@@ -290,6 +356,28 @@ private struct ImportLineReader {
             position += 1
         }
         throw Declined()
+    }
+
+    /// Skips the string's bytes eight at a time while none of the eight ends it or needs a
+    /// look (a quote, a backslash, a control character, a byte past ASCII); the byte-by-byte
+    /// loop takes over from the first word that holds one.
+    @inline(__always)
+    private mutating func skipOrdinaryWords() {
+        guard let base = bytes.baseAddress else { return }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        while position + 8 <= bytes.count {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
+            let quote = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
+            let backslash = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
+            // A byte is flagged when it is zero after the XOR (`x - 1` borrows into its high bit),
+            // below 0x20, or past ASCII; a flag may also fall on the bytes above a flagged one,
+            // which the byte-by-byte loop reads anyway.
+            let special =
+                ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | (word &- ones &* 0x20) | word
+            guard special & highs == 0 else { return }
+            position += 8
+        }
     }
 
     /// A value the schema does not read, checked against JSON's grammar: any string (escapes

@@ -1,0 +1,124 @@
+import Foundation
+import ListAdapter
+import Testing
+
+@testable import ChangeLog
+
+/// The importer decodes lines on every processor, in windows of lines and in runs of
+/// consecutive lines that share strings with the line before (``ImportLineParser``). These tests
+/// feed it more lines than a window holds, with bad and blank lines across the boundaries of
+/// windows and runs, and hold it to what one line after the other would give.
+@Suite("Snapshot importer: decoding many lines")
+struct SnapshotImporterDecodingTests {
+    /// The line numbers around the boundaries of runs and windows of 700 lines.
+    static let boundaries: Set<Int> = {
+        let run = SnapshotImporter.decodingRunLines
+        let window = SnapshotImporter.decodingWindowLines
+        return [1, run, run + 1, 2 * run, window - 1, window, window + 1, 2 * window + 1, 700]
+    }()
+
+    /// Line `number` of the churning input: 6 sections of items whose summaries change and
+    /// whose ids come and go from line to line, with non-ASCII titles, ids and summaries.
+    static func line(_ number: Int) -> String {
+        let sections = (0..<6).map { section in
+            let items = (0..<12).compactMap { slot -> String? in
+                // Every 5th slot of a section is empty on every 3rd line: items come and go.
+                guard (slot + section) % 5 != 0 || number % 3 != 0 else { return nil }
+                let version = (number + slot) / 4
+                return #"{"id":"\#(section)-\#(slot)-é","summary":"v\#(version)-ü"}"#
+            }
+            return #"{"title":"Séction \#(section)","items":[\#(items.joined(separator: ","))]}"#
+        }
+        return #"{"meta":{"line":"\#(number)"},"sections":[\#(sections.joined(separator: ","))]}"#
+    }
+
+    /// 700 lines; the ones numbered in `bad` are not JSON, those in `blank` are blank.
+    static func input(bad: Set<Int>, blank: Set<Int> = []) -> Data {
+        let lines = (1...700).map { number in
+            bad.contains(number) ? #"{"sections": [}"# : blank.contains(number) ? "  " : line(number)
+        }
+        return Data(lines.joined(separator: "\n").utf8)
+    }
+
+    /// Checks that revision `revision` of `log` holds line `number` byte for byte.
+    static func expectRevision(_ revision: UInt64, of log: ChangeLog, holdsLine number: Int) throws {
+        let record = try log.record(at: revision)
+        let expected = try SnapshotImporter.decode(line: Data(line(number).utf8), lineNumber: number)
+        #expect(record.meta == ["line": "\(number)"])
+        #expect(record.snapshot.formatJSON() == expected.snapshot.formatJSON(), "line \(number)")
+        #expect(
+            Array(record.snapshot.formatJSON().utf8) == Array(expected.snapshot.formatJSON().utf8), "line \(number)")
+    }
+
+    @Test("bad and blank lines across windows and runs: skipped in line order, the others appended in order")
+    func skippedAcrossBoundaries() async throws {
+        let bad = Self.boundaries.subtracting([700])
+        let blank: Set<Int> = [2, 300, 699]
+        try await withTemporaryDirectory { path in
+            let log = try ChangeLog(path: path)
+            let importer = SnapshotImporter(log: log, options: .init(skipInvalid: true))
+            let report = try await importer.run(input: Self.input(bad: bad, blank: blank))
+            #expect(report.skipped.map(\.line) == bad.sorted())
+            #expect(report.linesRead == 700)
+            let good = (1...700).filter { !bad.contains($0) && !blank.contains($0) }
+            #expect(report.revisions == Array(1...UInt64(good.count)))
+            for (offset, number) in good.enumerated() {
+                try Self.expectRevision(UInt64(offset + 1), of: log, holdsLine: number)
+            }
+            #expect(try await log.verify().isValid)
+        }
+    }
+
+    @Test("without skipInvalid the first bad line in line order is named, whatever decoded first")
+    func firstBadLine() async throws {
+        for bad in [[257, 300], [33, 700], [700]] as [Set<Int>] {
+            try await withTemporaryDirectory { path in
+                let log = try ChangeLog(path: path)
+                let error = await #expect(throws: SnapshotImportError.self) {
+                    try await SnapshotImporter(log: log).run(input: Self.input(bad: bad))
+                }
+                #expect(error?.line == bad.min())
+                #expect(try log.latestRevision == 0)
+            }
+        }
+    }
+
+    @Test("commitEvery with a small decoded budget: lines decoded again give the same revisions")
+    func decodedAgain() async throws {
+        try await withTemporaryDirectory { path in
+            let log = try ChangeLog(path: path)
+            var importer = SnapshotImporter(log: log, options: .init(commitEvery: 100))
+            importer.decodedBytesLimit = 20_000
+            let report = try await importer.run(input: Self.input(bad: []))
+            #expect(report.revisions == Array(1...700))
+            for number in Self.boundaries.union([150, 400, 650]) {
+                try Self.expectRevision(UInt64(number), of: log, holdsLine: number)
+            }
+            #expect(try await log.verify().isValid)
+        }
+    }
+
+    /// A line that spells a string as the line before does, but in another Unicode
+    /// normalization, is equal by Swift's equality: sharing the line before's string would
+    /// store the wrong bytes.
+    @Test("strings equal to the line before's only by canonical equivalence keep their own bytes")
+    func normalizationAcrossLines() async throws {
+        let composed = "\u{C5}"  // Å
+        let decomposed = "A\u{30A}"
+        func line(_ spelling: String) -> String {
+            #"{"sections":[{"title":"t\#(spelling)","items":[{"id":"a\#(spelling)","summary":"s\#(spelling)"},"#
+                + #"{"id":"b","summary":"\#(spelling)"}]}]}"#
+        }
+        let spellings = [composed, decomposed, decomposed, composed, decomposed]
+        try await withTemporaryDirectory { path in
+            let log = try ChangeLog(path: path)
+            let input = Data(spellings.map(line).joined(separator: "\n").utf8)
+            _ = try await SnapshotImporter(log: log).run(input: input)
+            for (offset, spelling) in spellings.enumerated() {
+                let snapshot = try log.snapshot(at: UInt64(offset + 1))
+                #expect(Array(snapshot.formatJSON().utf8) == Array(line(spelling).utf8), "line \(offset + 1)")
+            }
+            #expect(try await log.verify().isValid)
+        }
+    }
+}
