@@ -65,6 +65,15 @@ public final class RawLMDB: @unchecked Sendable {
         }
     }
 
+    /// Stores each of `values` in one durable write transaction, in order.
+    public func putInOneTransaction(values: [[UInt8]]) throws {
+        try write { transaction in
+            for value in values {
+                try put(value, in: transaction)
+            }
+        }
+    }
+
     /// Reads the values with keys `first ..< first + count` in one read transaction, copying
     /// each one out as a revision read does, and returns the number of bytes read.
     public func read(first: Int, count: Int) throws -> Int {

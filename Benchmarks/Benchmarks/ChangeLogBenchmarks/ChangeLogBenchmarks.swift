@@ -25,7 +25,7 @@ let appendMicroseconds = BenchmarkMetric.custom("append (μs)", polarity: .prefe
 /// Every custom metric, shown as plain numbers (not scaled to K or M, which rounds them).
 let customMetrics = [
     revisionsPerSecond, storedBytesPerSecond, jsonBytesPerSecond, bytesPerRevision, valueBytes, latencyMicroseconds,
-    appendMicroseconds, groupCommitSpeedup,
+    appendMicroseconds, groupCommitSpeedup, importShareOfRaw,
 ]
 
 /// Kilobytes (1,000 bytes) per second for `bytes` bytes in `nanoseconds`.
@@ -127,6 +127,7 @@ let benchmarks: @Sendable () -> Void = {
         maxIterations: 1_000
     )
     registerAppendBenchmarks()
+    registerImportBenchmarks()
 
     Benchmark(
         "raw LMDB: 1 put per durable transaction, bytes of a churn revision",
