@@ -207,6 +207,7 @@ private struct ImportLineReader {
     }
 
     /// Whether `string`'s UTF-8 is the bytes in `range`.
+    @inline(__always)
     private func holds(_ range: Range<Int>, _ string: String) -> Bool {
         string.utf8.withContiguousStorageIfAvailable { utf8 in
             guard utf8.count == range.count else { return false }
@@ -311,6 +312,7 @@ private struct ImportLineReader {
     /// An item exactly as `formatJSON()` writes it, `{"id":"…","summary":"…"}` or `{"id":"…"}`
     /// (no whitespace, no escape): the ranges of its id and summary. Otherwise `(nil, nil)`,
     /// and nothing is consumed: the item is read as any object is.
+    @inline(__always)
     private mutating func compactItem() -> (id: Range<Int>?, summary: Range<Int>?) {
         let start = position
         guard literalFollows("{\"id\":\""), let id = try? stringRest() else {
@@ -326,6 +328,7 @@ private struct ImportLineReader {
     }
 
     /// Whether `literal`'s bytes come next; they are consumed if they do.
+    @inline(__always)
     private mutating func literalFollows(_ literal: StaticString) -> Bool {
         let end = position + literal.utf8CodeUnitCount
         guard end <= bytes.count, let base = bytes.baseAddress,
@@ -342,6 +345,7 @@ private struct ImportLineReader {
     }
 
     /// The rest of a string without escapes after its opening quote: the range of its bytes.
+    @inline(__always)
     private mutating func stringRest() throws(Declined) -> Range<Int> {
         let start = position
         skipOrdinaryWords()

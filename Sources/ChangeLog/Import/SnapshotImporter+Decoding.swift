@@ -39,8 +39,10 @@ extension SnapshotImporter {
 
     /// At most this many lines are decoded together.
     static let decodingWindowLines = 256
-    /// Lines are decoded together until they hold this many bytes (4 MiB).
-    static let decodingWindowBytes = 4 << 20
+    /// Lines are decoded together until they hold this many bytes (16 MiB). The workers wait
+    /// for each other at the end of a window: with 4 MiB, a window of 50 kB lines held three
+    /// runs for two workers, and imports took 13% longer.
+    static let decodingWindowBytes = 16 << 20
 
     /// Decodes `lines` of `input` on every processor the process may use: the lines are
     /// independent, and decoding is most of an import's work besides the writer's.
