@@ -25,9 +25,10 @@ struct ImportCommand: AsyncParsableCommand {
             by that signal; a second interrupt ends it at once, without the transaction in \
             progress.
 
-            Memory: one transaction holds every line decoded, about five times the input's \
-            size. With --commit-every, lines past the first 16 MiB are decoded again when \
-            their transaction comes, so memory stays bounded for inputs of any length.
+            Memory: one transaction holds every line decoded, three to eight times the \
+            input's size (less when consecutive lines share most of their strings). With \
+            --commit-every, lines past the first 16 MiB are decoded again when their \
+            transaction comes, so memory stays bounded for inputs of any length.
 
             Examples:
               replay import history.jsonl --log app.lmdb
