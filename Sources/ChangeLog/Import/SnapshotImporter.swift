@@ -15,10 +15,11 @@ import ListAdapter
 /// lines, so that an import interrupted while appending (a signal, a crash, a full disk) keeps
 /// a gap-free prefix.
 ///
-/// Lines are decoded on every processor, in windows of up to 16 MiB of text; a line shares the
-/// strings of the line before that hold the same bytes, so decoded snapshots take about three
-/// times the bytes of their JSON when consecutive lines differ in few items, and up to eight
-/// times when every string changes from line to line.
+/// Lines are decoded on every processor, in windows of up to 256 lines, each window ending with
+/// the line that brings it to 16 MiB of text; a line shares the strings of the line before that
+/// hold the same bytes, so decoded snapshots take about three times the bytes of their JSON
+/// when consecutive lines differ in few items, and up to eight times when every string changes
+/// from line to line.
 ///
 /// Memory: an import in one transaction holds every line decoded until it appends them. With
 /// ``Options/commitEvery`` an import keeps at most ``decodedLinesBudget`` bytes of lines decoded
@@ -123,9 +124,11 @@ public struct SnapshotImporter: Sendable {
     ///   - input: the lines to import, separated by `\n`: snapshot lines, or revision lines of an
     ///     export.
     ///   - progress: called now and then with the number of lines read so far.
-    ///   - stopRequested: asked before each line is checked and before each transaction: once it
-    ///     returns true, the import stops there (a transaction in progress commits first), so an
-    ///     interrupted import appends a gap-free prefix of its lines, or nothing.
+    ///   - stopRequested: asked before each line's outcome is taken and before each transaction:
+    ///     once it returns true, the import stops there (a transaction in progress commits first),
+    ///     so an interrupted import appends a gap-free prefix of its lines, or nothing. Lines are
+    ///     checked ahead of it, a decoding window at a time (up to 256 lines, about 16 MiB): a
+    ///     request made while a window is decoded is seen once that window is done.
     /// - Throws: ``SnapshotImportError`` for a bad line (unless skipped), before anything is
     ///   appended; ``SnapshotAppendError`` when the log refuses an append, naming the revisions
     ///   appended before it and the first line not appended (with ``Options/commitEvery``, the
