@@ -98,6 +98,56 @@ struct SnapshotImporterDecodingTests {
         }
     }
 
+    @Test("one decoding thread or several: the same outcomes, in line order", arguments: [1, 2, 3, 8])
+    func processors(_ processors: Int) throws {
+        let input = Self.input(bad: [5, 40, 300], blank: [6, 700])
+        let lines = SnapshotImporter.lines(of: input)
+        let outcomes = SnapshotImporter.decode(lines[...], of: input, processors: processors)
+        #expect(outcomes.count == 700)
+        for (offset, outcome) in outcomes.enumerated() {
+            let number = offset + 1
+            switch outcome {
+            case nil:
+                #expect([6, 700].contains(number), "line \(number) read as blank")
+            case .failure(let error):
+                #expect([5, 40, 300].contains(number) && error.line == number, "line \(number): \(error)")
+            case .success(let entry):
+                let expected = try SnapshotImporter.decode(line: Data(Self.line(number).utf8), lineNumber: number)
+                #expect(
+                    Array(entry.snapshot.formatJSON().utf8) == Array(expected.snapshot.formatJSON().utf8),
+                    "line \(number)")
+            }
+        }
+    }
+
+    /// Sharing is what lets the writer recognise unchanged items by their bits: without it every
+    /// test above still passes, only slower.
+    @Test("a line shares the strings of the line before that hold the same bytes, and only those")
+    func sharing() throws {
+        let first =
+            #"{"sections":[{"title":"A","items":[{"id":"a","summary":"a summary of 24 bytes..."},"#
+            + #"{"id":"b","summary":"another summary of 28 bytes"}]}]}"#
+        let second =
+            #"{"sections":[{"title":"A","items":[{"id":"a","summary":"a summary of 24 bytes..."},"#
+            + #"{"id":"b","summary":"a changed summary, 28 bytes"}]}]}"#
+        let input = Data((first + "\n" + second).utf8)
+        let lines = SnapshotImporter.lines(of: input)
+        let outcomes = SnapshotImporter.decode(lines[...], of: input, processors: 1)
+        guard case .success(let before)? = outcomes[0], case .success(let after)? = outcomes[1] else {
+            Issue.record("both lines decode")
+            return
+        }
+        let old = before.snapshot.sections[0].items
+        let new = after.snapshot.sections[0].items
+        // Summaries past 15 bytes live in storage of their own: the same bits, the same storage.
+        #expect(SnapshotCut.sameBits(old[0].summary!, new[0].summary!))
+        #expect(!SnapshotCut.sameBits(old[1].summary!, new[1].summary!))
+        #expect(new[1].summary == "a changed summary, 28 bytes")
+        // Decoded alone, the same line shares nothing.
+        let alone = try SnapshotImporter.decode(line: Data(second.utf8), lineNumber: 2)
+        #expect(!SnapshotCut.sameBits(old[0].summary!, alone.snapshot.sections[0].items[0].summary!))
+    }
+
     /// A line that spells a string as the line before does, but in another Unicode
     /// normalization, is equal by Swift's equality: sharing the line before's string would
     /// store the wrong bytes.

@@ -50,12 +50,16 @@ extension SnapshotImporter {
     /// Each worker decodes runs of ``decodingRunLines`` consecutive lines, so that a line shares
     /// the strings of the line before (``ImportLineParser``), except for the first of a run.
     ///
+    /// - Parameter processors: how many threads may decode at once (every processor the process
+    ///   may use; tests vary it).
     /// - Returns: each line's outcome, in the order of `lines`.
-    static func decode(_ lines: ArraySlice<Line>, of input: Data) -> [DecodedLine] {
+    static func decode(
+        _ lines: ArraySlice<Line>, of input: Data, processors: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) -> [DecodedLine] {
         let runs = stride(from: lines.startIndex, to: lines.endIndex, by: decodingRunLines).map {
             $0..<min($0 + decodingRunLines, lines.endIndex)
         }
-        let workers = min(runs.count, ProcessInfo.processInfo.activeProcessorCount)
+        let workers = min(runs.count, processors)
         guard workers > 1 else { return decodeRun(lines, of: input) }
         let outcomes = UnsafeMutableBufferPointer<DecodedLine>.allocate(capacity: lines.count)
         outcomes.initialize(repeating: nil)
