@@ -11,18 +11,11 @@ extension ImportLineReader {
     mutating func object(
         depth: Int, _ member: (inout ImportLineReader, Range<Int>) throws(Declined) -> Void
     ) throws(Declined) {
-        guard depth <= ImportLineParser.depthLimit else { throw Declined() }
-        try expect(UInt8(ascii: "{"))
-        if try peek() == UInt8(ascii: "}") {
-            position += 1
-            return
-        }
-        while true {
-            let key = try plainString()
-            try expect(UInt8(ascii: ":"))
-            try member(&self, key)
-            guard try endOfMember(closing: UInt8(ascii: "}")) else { continue }
-            return
+        try container(opening: UInt8(ascii: "{"), closing: UInt8(ascii: "}"), depth: depth) {
+            (reader) throws(Declined) in
+            let key = try reader.plainString()
+            try reader.expect(UInt8(ascii: ":"))
+            try member(&reader, key)
         }
     }
 
@@ -30,15 +23,24 @@ extension ImportLineReader {
     mutating func array(depth: Int, _ element: (inout ImportLineReader) throws(Declined) -> Void)
         throws(Declined)
     {
+        try container(opening: UInt8(ascii: "["), closing: UInt8(ascii: "]"), depth: depth, element)
+    }
+
+    /// An object or an array at nesting `depth`: its members or elements, each read by `each`,
+    /// separated by commas (no trailing one).
+    @inline(__always)
+    private mutating func container(
+        opening: UInt8, closing: UInt8, depth: Int, _ each: (inout ImportLineReader) throws(Declined) -> Void
+    ) throws(Declined) {
         guard depth <= ImportLineParser.depthLimit else { throw Declined() }
-        try expect(UInt8(ascii: "["))
-        if try peek() == UInt8(ascii: "]") {
+        try expect(opening)
+        if try peek() == closing {
             position += 1
             return
         }
         while true {
-            try element(&self)
-            guard try endOfMember(closing: UInt8(ascii: "]")) else { continue }
+            try each(&self)
+            guard try endOfMember(closing: closing) else { continue }
             return
         }
     }
