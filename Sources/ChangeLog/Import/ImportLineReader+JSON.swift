@@ -67,13 +67,12 @@ extension ImportLineReader {
     }
 
     /// Whether the bytes in `range` are `literal`'s.
+    @inline(__always)
     func matches(_ range: Range<Int>, _ literal: StaticString) -> Bool {
-        guard range.count == literal.utf8CodeUnitCount else { return false }
-        let expected = literal.utf8Start
-        for offset in 0..<range.count where bytes[range.lowerBound + offset] != expected[offset] {
-            return false
+        guard range.count == literal.utf8CodeUnitCount, let base = bytes.baseAddress else {
+            return range.isEmpty && literal.utf8CodeUnitCount == 0
         }
-        return true
+        return Self.sameBytes(base + range.lowerBound, literal.utf8Start, count: range.count)
     }
 
     /// An item exactly as `formatJSON()` writes it, `{"id":"…","summary":"…"}` or `{"id":"…"}`
@@ -98,9 +97,7 @@ extension ImportLineReader {
     @inline(__always)
     mutating func literalFollows(_ literal: StaticString) -> Bool {
         let end = position + literal.utf8CodeUnitCount
-        guard end <= bytes.count, let base = bytes.baseAddress,
-            Self.sameBytes(base + position, literal.utf8Start, count: literal.utf8CodeUnitCount)
-        else { return false }
+        guard end <= bytes.count, matches(position..<end, literal) else { return false }
         position = end
         return true
     }
@@ -244,9 +241,7 @@ extension ImportLineReader {
 
     /// The bytes of `word` (`true`, `false`, `null`).
     mutating func literal(_ word: StaticString) throws(Declined) {
-        let end = position + word.utf8CodeUnitCount
-        guard end <= bytes.count, matches(position..<end, word) else { throw Declined() }
-        position = end
+        guard literalFollows(word) else { throw Declined() }
     }
 
     // MARK: Bytes
