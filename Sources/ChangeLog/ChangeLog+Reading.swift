@@ -66,6 +66,10 @@ extension ChangeLog {
     /// The records from `revision` to the latest one, oldest first, read lazily in batches of
     /// `batchSize` revisions per read transaction. Revisions appended while iterating are
     /// included; the sequence ends at the first batch that finds no newer revision.
+    ///
+    /// As for ``subscribe(from:batchSize:)``, 0 and 1 start at the oldest revision stored (1
+    /// unless retention dropped revisions); on an empty log the sequence is empty. Any other
+    /// dropped revision makes iterating throw ``ChangeLogError/Code/revisionDropped``.
     public func records(from revision: UInt64, batchSize: Int = 64) -> RevisionRecords {
         RevisionRecords(log: self, start: revision, end: nil, batchSize: batchSize)
     }

@@ -83,27 +83,36 @@ public struct RevisionRecords: AsyncSequence, Sendable {
         }
 
         private mutating func readBatch() throws(ChangeLogError) {
-            let first = nextRevision
-            let (candidate, overflow) = first.addingReportingOverflow(UInt64(batchSize - 1))
-            var last = overflow ? UInt64.max : candidate
-            if let end {
-                last = Swift.min(last, end)
-            }
+            let requested = nextRevision
             let store = log.store
             let isOpenEnded = end == nil
+            let batchSize = UInt64(batchSize)
+            let end = end
             var loader = self.loader
             // A revision that cannot be read ends the batch; the ones before it are still
             // handed out, then its error is thrown.
-            let (records, unreadable) = try store.read(during: "reading") {
-                transaction -> (records: [RevisionRecord], failure: (any Error)?) in
+            let (first, last, records, unreadable) = try store.read(during: "reading") {
+                transaction -> (UInt64, UInt64, [RevisionRecord], (any Error)?) in
+                var first = requested
+                if isOpenEnded, requested <= 1 {
+                    // 0 and 1 mean the oldest revision stored, as for subscriptions.
+                    guard let oldest = try store.first(in: transaction) else { return (first, first, [], nil) }
+                    first = Swift.max(first, oldest)
+                }
+                let (candidate, overflow) = first.addingReportingOverflow(batchSize - 1)
+                var last = overflow ? UInt64.max : candidate
+                if let end {
+                    last = Swift.min(last, end)
+                }
                 var upper = last
                 if isOpenEnded {
                     // An open range ends at the latest revision; a dropped start still throws below.
                     let latest = try store.latest(in: transaction)?.revision ?? 0
-                    guard latest >= first else { return ([], nil) }
+                    guard latest >= first else { return (first, last, [], nil) }
                     upper = Swift.min(upper, latest)
                 }
-                return store.records(first...upper, loader: &loader, in: transaction)
+                let (records, failure) = store.records(first...upper, loader: &loader, in: transaction)
+                return (first, last, records, failure)
             }
             self.loader = loader
             buffer = records

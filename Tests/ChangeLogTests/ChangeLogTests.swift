@@ -212,6 +212,11 @@ struct ChangeLogTests {
                 all.append(record.revision)
             }
             #expect(all == Array(1...10))
+            // 0 means the oldest revision, as for subscriptions.
+            #expect(try synchronousRevisions(log.records(from: 0, batchSize: 4)) == Array(1...10))
+            let empty = try ChangeLog(path: path + "/empty")
+            #expect(try synchronousRevisions(empty.records(from: 0)) == [])
+            #expect(try synchronousRevisions(empty.records(from: 1)) == [])
         }
     }
 

@@ -32,9 +32,18 @@ struct RetentionTests {
             #expect(error?.revision == 5)
             #expect(error?.message.contains("revisions 6 to 10") == true)
             let rangeError = await #expect(throws: ChangeLogError.self) {
-                for try await _ in log.records(from: 1) {}
+                for try await _ in log.records(from: 2) {}
             }
             #expect(rangeError?.code == .revisionDropped)
+            #expect(rangeError?.revision == 2)
+            // 0 and 1 mean the oldest revision stored, as for subscriptions.
+            for start: UInt64 in [0, 1] {
+                var fromOldest: [UInt64] = []
+                for try await record in log.records(from: start, batchSize: 2) {
+                    fromOldest.append(record.revision)
+                }
+                #expect(fromOldest == [6, 7, 8, 9, 10], "from \(start)")
+            }
 
             var kept: [UInt64] = []
             for try await record in log.records(from: 6) {
