@@ -23,6 +23,22 @@ struct Replay: AsyncParsableCommand {
         ]
     )
 
+    /// The names of the subcommands, in the order of the tool's help.
+    static var commandNames: [String] {
+        configuration.subcommands.compactMap { $0.configuration.commandName }
+    }
+
+    /// The argument naming a command that does not exist, where `arguments` (the command line
+    /// after the program's name) start with one, or with `help` and one; `nil` otherwise.
+    static func unknownCommand(in arguments: ArraySlice<String>) -> String? {
+        var arguments = arguments
+        if arguments.first == "help" {
+            arguments = arguments.dropFirst()
+        }
+        guard let name = arguments.first, !name.hasPrefix("-"), !commandNames.contains(name) else { return nil }
+        return name
+    }
+
     /// Parses the command line and runs the command, then writes out standard output: a write
     /// that failed is reported, with exit status 74, instead of lost.
     ///
@@ -61,6 +77,14 @@ struct Replay: AsyncParsableCommand {
                     try command.run()
                 }
             } catch let error where exitCode(for: error) == .success {
+                // The parser answers `replay foo --help` and `replay help foo` with the tool's
+                // own help, as if `foo` were not there: name it instead.
+                if let unknown = unknownCommand(in: CommandLine.arguments.dropFirst()) {
+                    printError(
+                        "unknown command '\(unknown)'; the commands are "
+                            + commandNames.joined(separator: ", ") + " (see 'replay --help')")
+                    exit(withError: ExitCode.validationFailure)
+                }
                 // --help and --version: their text goes through the same checked output.
                 let text = fullMessage(for: error)
                 if !text.isEmpty { StandardOutput.writeLine(text) }

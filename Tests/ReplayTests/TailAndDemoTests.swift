@@ -266,4 +266,15 @@ struct TailAndDemoTests {
         let version = try ToolRunner.run(["--version"])
         #expect(version.stdout == "0.1.0\n")
     }
+
+    @Test(
+        "help for a command that does not exist is a usage error naming it",
+        arguments: [["foo", "--help"], ["help", "foo"], ["foo", "--version"]])
+    func helpForUnknownCommand(arguments: [String]) throws {
+        let run = try ToolRunner.run(arguments)
+        #expect(run.status == 64, "\(run)")
+        #expect(run.stdout == "")
+        #expect(run.stderr.hasPrefix("replay: unknown command 'foo'; the commands are demo, import, export"), "\(run)")
+        #expect(try ToolRunner.run(["help", "show"]).stdout.contains("USAGE: replay show"))
+    }
 }
