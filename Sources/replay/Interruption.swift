@@ -32,7 +32,7 @@ enum Interruption {
                 for number in signals { Foundation.signal(number, SIG_DFL) }
                 writeToStandardError(
                     "replay: interrupted; stopping before the next line or transaction (interrupt again to end at "
-                        + "once: the transaction in progress is then not appended)\n")
+                        + "once: a transaction not yet committed is then not appended; 'replay log' shows what was)\n")
             }
             source.resume()
             return source
