@@ -81,8 +81,9 @@ public final class ChangeLog: Sendable {
         /// for another process's write transaction. Appending and dropping revisions throw
         /// ``ChangeLogError/Code/readOnly``; reading and subscriptions work, and see what other
         /// processes append. The log must exist (``createIfMissing`` is ignored). LMDB still
-        /// records its readers in `lock.mdb`, so the log's directory must be writable, unless it
-        /// is on a read-only file system.
+        /// records its readers in `lock.mdb`, so that file must be writable, unless the log is on
+        /// a read-only file system or its files are immutable (`chattr +i`): then no process can
+        /// write to it, and it is read without the reader table.
         public var readOnly: Bool
 
         /// Creates options; by default the log is created when missing, opened for reading and
@@ -247,6 +248,15 @@ public final class ChangeLog: Sendable {
                     code: .invalidArgument,
                     message: "cannot map the log at \(path) with \(configuration.mapSize) bytes: more than this "
                         + "process can map; pass a smaller Options.initialMapSize (the map grows by itself)",
+                    path: path, cause: error)
+            } catch let error
+                where (error.code == EPERM || error.code == EROFS) && configuration.flags & UInt32(MDB_RDONLY) == 0
+            {
+                throw ChangeLogError(
+                    code: .cannotOpen,
+                    message: "cannot open the log at \(path) for writing: the system does not permit writing to its "
+                        + "files (immutable files, or a read-only file system); it can still be opened for reading "
+                        + "only (Options.readOnly)",
                     path: path, cause: error)
             } catch {
                 throw ChangeLogError(

@@ -88,6 +88,27 @@ extension LMDBEnvironment {
     }
 
     private static func create(path: String, configuration: Configuration) throws(LMDBError) -> LMDBEnvironment {
+        do {
+            return try create(path: path, configuration: configuration, openFlags: configuration.flags)
+        } catch let first where first.code == EPERM && configuration.flags & UInt32(MDB_RDONLY) != 0 {
+            // The lock file is immutable (`chattr +i`, as archived logs may be): no process can
+            // open it for writing, so no writer can be at work and the reader table is not
+            // needed. LMDB reads a log on a read-only file system the same way. When the
+            // failure was something else, the retry fails too, and the first error is thrown.
+            do {
+                return try create(
+                    path: path, configuration: configuration, openFlags: configuration.flags | UInt32(MDB_NOLOCK))
+            } catch {
+                throw first
+            }
+        }
+    }
+
+    /// Creates, configures and opens an environment with `openFlags` (besides `MDB_NOTLS`),
+    /// recording `configuration` as the one asked for.
+    private static func create(path: String, configuration: Configuration, openFlags: UInt32) throws(LMDBError)
+        -> LMDBEnvironment
+    {
         var created: OpaquePointer?
         try LMDBError.check(mdb_env_create(&created))
         guard let handle = created else { throw LMDBError(code: ENOMEM) }
@@ -95,7 +116,7 @@ extension LMDBEnvironment {
             try LMDBError.check(mdb_env_set_maxdbs(handle, configuration.maxDatabases))
             try LMDBError.check(mdb_env_set_maxreaders(handle, configuration.maxReaders))
             try LMDBError.check(mdb_env_set_mapsize(handle, configuration.mapSize))
-            try LMDBError.check(mdb_env_open(handle, path, UInt32(MDB_NOTLS) | configuration.flags, 0o644))
+            try LMDBError.check(mdb_env_open(handle, path, UInt32(MDB_NOTLS) | openFlags, 0o644))
             var dead: Int32 = 0
             try LMDBError.check(mdb_reader_check(handle, &dead))
             guard let dataFile = FileIdentity(path: path + "/data.mdb") else { throw LMDBError(code: errno) }
