@@ -93,6 +93,18 @@ extension ChangeLog {
         try await writer.append(entries, expectedLatest: expectedLatest)
     }
 
+    /// ``append(contentsOf:expectedLatest:)``, abandoned when `abandonWhen` returns true while
+    /// the entries are prepared, before anything of them is written: it then throws
+    /// ``ChangeLogError/Code/abandoned`` and nothing of the batch is stored. Once the entries
+    /// are being written, the append completes. `abandonWhen` is called on the log's writer
+    /// thread, once per entry.
+    func append(
+        contentsOf entries: [AppendEntry], expectedLatest: UInt64? = nil,
+        abandonWhen: @escaping @Sendable () -> Bool
+    ) async throws(ChangeLogError) -> [AppendedRevision] {
+        try await writer.append(entries, expectedLatest: expectedLatest, abandonWhen: abandonWhen)
+    }
+
     /// The number of write transactions this log instance has committed: with group commit,
     /// fewer than the appends it made.
     package var writeTransactionCount: Int { writer.commitCount }

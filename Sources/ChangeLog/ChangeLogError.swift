@@ -41,6 +41,9 @@ public struct ChangeLogError: Error, Sendable, CustomStringConvertible {
         public static let readOnly = Code("readOnly")
         /// LMDB failed (disk full, I/O error, too many readers); the cause is an ``LMDBError``.
         public static let storage = Code("storage")
+        /// An append whose caller asked to abandon it before anything of it was written (the
+        /// importer, when interrupted); never thrown by the public API.
+        static let abandoned = Code("abandoned")
 
         /// The code's stable name.
         public var description: String { name }

@@ -200,10 +200,13 @@ struct LogStore: Sendable {
     /// untouched and other requests of the same transaction unaffected.
     ///
     /// `changesInAdvance` holds the entries' changes as the caller computes them; each is used
-    /// when it starts from the snapshot its entry follows and is ready.
+    /// when it starts from the snapshot its entry follows and is ready. `abandonWhen` is asked
+    /// before each entry is prepared: true throws ``ChangeLogError/Code/abandoned``, before the
+    /// first put.
     func append(
         _ entries: [ChangeLog.AppendEntry], expectedLatest: UInt64?, changesInAdvance: ChangesInAdvance? = nil,
-        onto base: LatestRevision?, nextChunkID: inout UInt64, in transaction: borrowing LMDBTransaction
+        abandonWhen: (@Sendable () -> Bool)? = nil, onto base: LatestRevision?, nextChunkID: inout UInt64,
+        in transaction: borrowing LMDBTransaction
     ) throws -> (revisions: [AppendedRevision], latest: LatestRevision?) {
         let baseRevision = base?.revision ?? 0
         if let expectedLatest, expectedLatest != baseRevision {
@@ -225,6 +228,13 @@ struct LogStore: Sendable {
         appended.reserveCapacity(entries.count)
         var revision = baseRevision
         for (index, entry) in entries.enumerated() {
+            if let abandonWhen, abandonWhen() {
+                throw ChangeLogError(
+                    code: .abandoned,
+                    message: "the append of \(entries.count) revisions after revision \(baseRevision) was abandoned "
+                        + "at its caller's request; nothing of it was written",
+                    revision: baseRevision + 1, path: path)
+            }
             revision += 1
             // Chunks first: a caller computing this entry's changes in advance gets the time.
             let stored = planner.store(entry.snapshot, reusing: current)

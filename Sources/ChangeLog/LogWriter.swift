@@ -49,6 +49,8 @@ final class LogWriter: Sendable {
         var continuation: AppendContinuation
         /// The entries' changes, computed by the caller.
         var changesInAdvance: ChangesInAdvance?
+        /// Asked once per entry while the entries are prepared: true abandons the request.
+        var abandonWhen: (@Sendable () -> Bool)?
     }
 
     private enum Job: Sendable {
@@ -103,12 +105,13 @@ final class LogWriter: Sendable {
     /// `@concurrent`: the diffs computed here run on the global executor, never on the caller's
     /// actor (a main-actor caller's main thread stays free).
     @concurrent
-    func append(_ entries: [ChangeLog.AppendEntry], expectedLatest: UInt64?) async throws(ChangeLogError)
-        -> [AppendedRevision]
-    {
+    func append(
+        _ entries: [ChangeLog.AppendEntry], expectedLatest: UInt64?, abandonWhen: (@Sendable () -> Bool)? = nil
+    ) async throws(ChangeLogError) -> [AppendedRevision] {
         try checkWritable(toDo: "append to")
         let resumption = await withCheckedContinuation { continuation in
-            let job = AppendJob(entries: entries, expectedLatest: expectedLatest, continuation: continuation)
+            let job = AppendJob(
+                entries: entries, expectedLatest: expectedLatest, continuation: continuation, abandonWhen: abandonWhen)
             // Reserve the place after the current tail, then diff while the writer works on
             // the requests before this one and cuts this one's chunks.
             submit(job)?.compute()
@@ -309,7 +312,8 @@ final class LogWriter: Sendable {
                         do {
                             let result = try store.append(
                                 job.entries, expectedLatest: job.expectedLatest, changesInAdvance: job.changesInAdvance,
-                                onto: latest, nextChunkID: &nextChunkID, in: transaction)
+                                abandonWhen: job.abandonWhen, onto: latest, nextChunkID: &nextChunkID,
+                                in: transaction)
                             latest = result.latest
                             outcomes.append(.success(result.revisions))
                         } catch let error as ChangeLogError {

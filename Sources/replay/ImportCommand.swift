@@ -21,9 +21,10 @@ struct ImportCommand: AsyncParsableCommand {
             with --commit-every N in one per N lines. Creates the log when it does not exist.
 
             Interrupted (SIGINT or SIGTERM), an import stops once the lines it is decoding \
-            are done (up to 256 lines at a time) or before its next transaction, says which \
-            revisions it appended and the line to resume from, and ends by that signal; a \
-            second interrupt ends it at once, without the transaction in progress.
+            are done (up to 256 lines at a time), or abandons the transaction it is preparing \
+            (one already being written commits first); it says which revisions it appended \
+            and the line to resume from, and ends by that signal. A second interrupt ends it \
+            at once: a transaction not yet committed is then not appended.
 
             Memory: one transaction holds every line decoded, three to eight times the \
             input's size (less when consecutive lines share most of their strings). With \

@@ -31,8 +31,9 @@ enum Interruption {
                 }
                 for number in signals { Foundation.signal(number, SIG_DFL) }
                 writeToStandardError(
-                    "replay: interrupted; stopping before the next line or transaction (interrupt again to end at "
-                        + "once: a transaction not yet committed is then not appended; 'replay log' shows what was)\n")
+                    "replay: interrupted; stopping at the next line or before the transaction being prepared is "
+                        + "written (interrupt again to end at once: a transaction not yet committed is then not "
+                        + "appended; 'replay log' shows what was)\n")
             }
             source.resume()
             return source

@@ -1,5 +1,6 @@
 import Foundation
 import ListAdapter
+import Synchronization
 import Testing
 
 @testable import ChangeLog
@@ -86,19 +87,45 @@ struct SnapshotImporterTests {
         }
         try await withTemporaryDirectory { path in
             let log = try ChangeLog(path: path)
-            var asked = 0
+            let asked = Atomic(0)
             let importer = SnapshotImporter(log: log, options: .init(commitEvery: 2))
             let error = await #expect(throws: SnapshotImportInterrupted.self) {
                 try await importer.run(input: Data(Self.fiveLines.joined(separator: "\n").utf8)) { _ in
                 } stopRequested: {
-                    asked += 1
-                    return asked == 3
+                    asked.add(1, ordering: .relaxed).newValue == 3
                 }
             }
             #expect(error?.firstLineNotAppended == nil)
             #expect(error?.report.linesRead == 3)
             #expect(error?.report.revisions == [])
             #expect(try log.latestRevision == 0)
+        }
+    }
+
+    @Test(
+        "a stop request while a transaction is prepared abandons it: the lines before it stay, none of it is appended",
+        arguments: [nil, 2])
+    func stopWhilePreparing(commitEvery: Int?) async throws {
+        try await withTemporaryDirectory { path in
+            let log = try ChangeLog(path: path)
+            // Asked once per line while checking (5 lines), before each transaction, and per line
+            // while a transaction is prepared. The request comes while line 3 is prepared: in the
+            // second transaction of two lines each, in the first of one transaction.
+            let stopAt = commitEvery == nil ? 5 + 1 + 3 : 5 + (1 + 2) + (1 + 1)
+            let asked = Atomic(0)
+            let importer = SnapshotImporter(log: log, options: .init(commitEvery: commitEvery))
+            let error = await #expect(throws: SnapshotImportInterrupted.self) {
+                try await importer.run(input: Data(Self.fiveLines.joined(separator: "\n").utf8)) { _ in
+                } stopRequested: {
+                    asked.add(1, ordering: .relaxed).newValue >= stopAt
+                }
+            }
+            #expect(asked.load(ordering: .relaxed) == stopAt, "asked once more after the request")
+            let kept: [UInt64] = commitEvery == nil ? [] : [1, 2]
+            #expect(error?.report.revisions == kept)
+            #expect(error?.firstLineNotAppended == (commitEvery == nil ? 1 : 3))
+            #expect(try log.latestRevision == UInt64(kept.count))
+            #expect(try await log.verify().isValid)
         }
     }
 

@@ -107,4 +107,33 @@ struct ImportInterruptedTests {
                     + "line \(next) on)\n"), "\(stderr)")
         #expect(try ToolRunner.run(["verify", "--log", log]).status == 0)
     }
+
+    @Test("a signal while the one transaction is prepared abandons it: nothing is appended")
+    func signalWhilePreparing() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let log = directory.path("app.lmdb")
+        // Every line replaces all 300 items: preparing the transaction takes seconds.
+        let file = try directory.write("lines.jsonl", ImportStoppedTests.distinctLines(1_500, items: 300))
+        let running = try ToolRunner.start(["import", file, "--log", log])
+        let errorData = ReadAll(running.stderr.fileHandleForReading)
+        let outputData = ReadAll(running.stdout.fileHandleForReading)
+        // The log is created once every line is checked, right before the transaction; preparing
+        // it takes seconds (about 5 in a debug build), so a signal half a second later lands in it.
+        while !FileManager.default.fileExists(atPath: log + "/data.mdb") {
+            try #require(running.process.isRunning, "the import ended before it created the log")
+            usleep(2_000)
+        }
+        usleep(500_000)
+        try #require(running.process.isRunning, "the import ended before the signal")
+        kill(running.process.processIdentifier, SIGINT)
+        let stderr = String(decoding: errorData.wait(), as: UTF8.self)
+        let stdout = String(decoding: outputData.wait(), as: UTF8.self)
+        running.process.waitUntilExit()
+        #expect(running.process.terminationReason == .uncaughtSignal, "\(stderr)")
+        #expect(running.process.terminationStatus == SIGINT)
+        #expect(stdout == "")
+        #expect(stderr.hasSuffix("replay: \(file): interrupted before line 1; nothing was appended\n"), "\(stderr)")
+        #expect(try ChangeLog(path: log, options: .init(createIfMissing: false, readOnly: true)).latestRevision == 0)
+    }
 }

@@ -124,11 +124,13 @@ public struct SnapshotImporter: Sendable {
     ///   - input: the lines to import, separated by `\n`: snapshot lines, or revision lines of an
     ///     export.
     ///   - progress: called now and then with the number of lines read so far.
-    ///   - stopRequested: asked before each line's outcome is taken and before each transaction:
-    ///     once it returns true, the import stops there (a transaction in progress commits first),
-    ///     so an interrupted import appends a gap-free prefix of its lines, or nothing. Lines are
-    ///     checked ahead of it, a decoding window at a time (up to 256 lines, about 16 MiB): a
-    ///     request made while a window is decoded is seen once that window is done.
+    ///   - stopRequested: asked before each line's outcome is taken, before each transaction, and
+    ///     (from the log's writer thread) before each line of a transaction is prepared: once it
+    ///     returns true, the import stops there. A transaction still being prepared is abandoned,
+    ///     one already being written commits first, so an interrupted import appends a gap-free
+    ///     prefix of its lines, or nothing. Lines are checked ahead of it, a decoding window at a
+    ///     time (up to 256 lines, about 16 MiB): a request made while a window is decoded is seen
+    ///     once that window is done.
     /// - Throws: ``SnapshotImportError`` for a bad line (unless skipped), before anything is
     ///   appended; ``SnapshotAppendError`` when the log refuses an append, naming the revisions
     ///   appended before it and the first line not appended (with ``Options/commitEvery``, the
@@ -136,7 +138,7 @@ public struct SnapshotImporter: Sendable {
     ///   `openingLogWith` closure when it cannot open the log; ``SnapshotImportInterrupted``
     ///   when `stopRequested` returned true before the import was done.
     public func run(
-        input: Data, progress: (Int) -> Void = { _ in }, stopRequested: () -> Bool = { false }
+        input: Data, progress: (Int) -> Void = { _ in }, stopRequested: @escaping @Sendable () -> Bool = { false }
     ) async throws -> Report {
         var report = Report(revisions: [], skipped: [], linesRead: 0)
         // Every good line, and the entries of the first of them (all of them without commitEvery).
@@ -187,7 +189,9 @@ public struct SnapshotImporter: Sendable {
             }
             let appended: [AppendedRevision]
             do {
-                appended = try await log.append(contentsOf: batch)
+                appended = try await log.append(contentsOf: batch, abandonWhen: stopRequested)
+            } catch  where error.code == .abandoned {
+                throw SnapshotImportInterrupted(report: report, firstLineNotAppended: good[start].number)
             } catch {
                 // The transactions committed so far stay: say which, so that a retry resumes
                 // after them instead of appending them twice.
