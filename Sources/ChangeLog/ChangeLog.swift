@@ -249,6 +249,13 @@ public final class ChangeLog: Sendable {
                     message: "cannot map the log at \(path) with \(configuration.mapSize) bytes: more than this "
                         + "process can map; pass a smaller Options.initialMapSize (the map grows by itself)",
                     path: path, cause: error)
+            } catch let error where error.code == MDB_CORRUPTED {
+                throw ChangeLogError(
+                    code: .cannotOpen,
+                    message: "cannot open the log at \(path): its data file is damaged, or shorter than the pages its "
+                        + "header says are in use (a partial copy, a disk that filled up while copying); restore the "
+                        + "log from a backup",
+                    path: path, cause: error)
             } catch let error
                 where (error.code == EPERM || error.code == EROFS) && configuration.flags & UInt32(MDB_RDONLY) == 0
             {

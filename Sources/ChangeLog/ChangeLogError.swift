@@ -1,3 +1,5 @@
+import CLMDB
+
 /// A failure of a ``ChangeLog`` operation: what kind (``code``), what went wrong and what to do
 /// (``message``), the revision and path concerned, and the underlying cause.
 ///
@@ -92,6 +94,8 @@ extension ChangeLogError {
             advice = "every LMDB reader slot is taken; end idle reads or subscriptions, or raise Options.maxReaders"
         case .mapFull:
             advice = "the memory map could not grow; free disk or address space"
+        case LMDBError(code: MDB_CORRUPTED):
+            advice = "its data file is damaged, or was cut short behind its back; restore the log from a backup"
         default:
             advice = "check the disk (space, permissions, health) and retry"
         }

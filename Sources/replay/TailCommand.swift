@@ -11,7 +11,7 @@ struct TailCommand: AsyncParsableCommand {
             With --follow, revisions appended later by this or any other process are printed as \
             they are committed, each exactly once and in order. Following from beyond the next \
             revision says on standard error what it waits for. A follower stops with status 2 \
-            when the log is deleted or replaced.
+            when the log is deleted, replaced or damaged (its data file cut short, say).
 
             Examples:
               replay tail --log app.lmdb --from 1 --follow
@@ -61,7 +61,7 @@ struct TailCommand: AsyncParsableCommand {
     static let replacementCheckInterval = Duration.seconds(1)
 
     /// Prints the revisions from `start` as they come, until interrupted, or until the log is
-    /// deleted or replaced: nothing would arrive from the old file any more.
+    /// deleted, replaced or damaged: nothing would arrive from the old file any more.
     private static func follow(_ log: ChangeLog, from start: UInt64, json: Bool) async throws {
         try await withThrowingTaskGroup { group in
             group.addTask {
@@ -71,6 +71,9 @@ struct TailCommand: AsyncParsableCommand {
             }
             group.addTask {
                 while log.isStillAtPath {
+                    // A read fails when the data file was cut short or damaged behind the follower's
+                    // back: nothing could be appended any more either.
+                    _ = try log.latestRevision
                     try await Task.sleep(for: replacementCheckInterval)
                 }
                 throw InputError(

@@ -191,6 +191,34 @@ struct CorruptionTests {
         }
     }
 
+    /// LMDB reads its pages through the map, past the file's end too, where the process would
+    /// die of `SIGBUS`.
+    @Test("a data file cut short is refused before a page past its end is read, open or not")
+    func truncatedDataFile() async throws {
+        try await withTemporaryDirectory { path in
+            let (log, _) = try await makeLog(at: path)
+            #expect(truncate(path + "/data.mdb", 3 * 4096) == 0)
+            let read = #expect(throws: ChangeLogError.self) { _ = try log.record(at: 3) }
+            #expect(read?.code == .storage)
+            #expect(read?.message.contains("its data file is damaged, or was cut short behind its back") == true)
+            let append = await #expect(throws: ChangeLogError.self) {
+                _ = try await log.append(try makeSnapshot(sections: 1, itemsPerSection: 1))
+            }
+            #expect(append?.message.contains("cut short") == true, "\(String(describing: append))")
+        }
+        try await withTemporaryDirectory { path in
+            _ = try await makeLog(at: path)
+            #expect(truncate(path + "/data.mdb", 3 * 4096) == 0)
+            for readOnly in [false, true] {
+                let open = #expect(throws: ChangeLogError.self) {
+                    _ = try ChangeLog(path: path, options: .init(readOnly: readOnly))
+                }
+                #expect(open?.code == .cannotOpen)
+                #expect(open?.message.contains("shorter than the pages its header says are in use") == true)
+            }
+        }
+    }
+
     /// LMDB trusts the sizes in its pages: a value whose size was damaged in the file would
     /// have been read past the file's end (`SIGBUS`) or past the map (`SIGSEGV`).
     @Test(

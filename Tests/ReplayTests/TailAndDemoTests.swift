@@ -133,6 +133,36 @@ struct TailAndDemoTests {
         expectStoppedAsReplaced(follower, errors: errors, path: link)
     }
 
+    @Test("tail --follow stops with status 2, and reading commands refuse the log, once its data file is cut short")
+    func truncatedLog() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let log = directory.path("app.lmdb")
+        #expect(try ToolRunner.run(["demo", "--log", log, "--revisions", "50"]).status == 0)
+        let follower = try startFollower(["tail", "--log", log, "--follow", "--from", "50"])
+        #expect(firstLine(of: follower.stdout).hasPrefix("50 "))
+        let errors = ReadAll(follower.stderr.fileHandleForReading)
+        // A partial copy: LMDB would read its pages past the file's end and die of SIGBUS.
+        #expect(truncate(log + "/data.mdb", 20_000) == 0)
+        follower.process.waitUntilExit()
+        #expect(follower.process.terminationReason == .exit)
+        #expect(follower.process.terminationStatus == 2)
+        #expect(
+            String(decoding: errors.wait(), as: UTF8.self).hasPrefix(
+                "replay: LMDB failed while reading the log at \(log): its data file is damaged, or was cut short "
+                    + "behind its back; restore the log from a backup"))
+        for command in [
+            ["verify"], ["export"], ["log"], ["show", "50"], ["replay"], ["stats"], ["tail", "--from", "1"],
+        ] {
+            let run = try ToolRunner.run(command + ["--log", log])
+            #expect(run.status == 2, "\(command): \(run)")
+            #expect(
+                run.stderr.hasPrefix(
+                    "replay: cannot open the log at \(log): its data file is damaged, or shorter than the pages its "
+                        + "header says are in use"), "\(command): \(run)")
+        }
+    }
+
     /// Starts `replay` with `arguments`, and terminates it after `seconds` if it still runs: a
     /// hang guard, not a time limit. A follower that never writes or stops would block the reads
     /// of a test forever; stopped, it closes its pipes, the reads end and the expectations fail.

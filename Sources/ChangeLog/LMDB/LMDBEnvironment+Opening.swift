@@ -122,6 +122,7 @@ extension LMDBEnvironment {
             guard let dataFile = FileIdentity(path: path + "/data.mdb") else { throw LMDBError(code: errno) }
             var stat = MDB_stat()
             try LMDBError.check(mdb_env_stat(handle, &stat))
+            try checkDataFileLength(of: handle, pageSize: Int(stat.ms_psize))
             return LMDBEnvironment(
                 path: path, configuration: configuration, handle: handle, staleReadersCleared: Int(dead),
                 dataFile: dataFile, pageSize: Int(stat.ms_psize))

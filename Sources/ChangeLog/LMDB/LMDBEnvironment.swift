@@ -77,7 +77,7 @@ package final class LMDBEnvironment: Sendable {
     /// The data file this environment maps, as it was when it was opened.
     private let dataFile: FileIdentity
     /// The environment's page size, fixed when its data file was created.
-    private let pageSize: Int
+    let pageSize: Int
     /// Keeps transactions away from the map while it is resized.
     let gate = MapResizeGate()
     /// Where the map lies and how much of it the data file backs: what LMDB lends is checked

@@ -71,6 +71,13 @@ package struct LMDBTransaction: ~Copyable {
             }
             let result = mdb_txn_begin(environment.handle, nil, readOnly ? UInt32(MDB_RDONLY) : 0, &transaction)
             if result == MDB_SUCCESS, let transaction {
+                do throws(LMDBError) {
+                    try LMDBEnvironment.checkDataFileLength(of: environment.handle, pageSize: environment.pageSize)
+                } catch {
+                    mdb_txn_abort(transaction)
+                    environment.gate.leave()
+                    throw error
+                }
                 self.environment = .passRetained(environment)
                 self.handle = transaction
                 self.isReadOnly = readOnly
