@@ -57,6 +57,7 @@ struct ChunkPlanner {
             }
         }
         let baseRunStarts = Self.runStarts(of: base)
+        var runsByFingerprint = FingerprintIndex()
         var runs: [StoredChunk] = []
         for run in SnapshotCut.sectionRuns(of: snapshot.sections) {
             var writer = RecordWriter(capacity: 10 * run.count + 24)
@@ -65,11 +66,12 @@ struct ChunkPlanner {
             let fingerprint = ContentHash.fingerprint(content)
             // A base run with the same fingerprint is reused once its sections are confirmed.
             let match = baseRunStarts.flatMap { starts in
-                base.runs.indices.last { index in
-                    guard base.runs[index].fingerprint == fingerprint else { return false }
+                runsByFingerprint.lastMatch(of: fingerprint, in: base.runs) { index -> Int? in
                     let baseRun = starts[index]..<(starts[index] + base.runs[index].sectionCount)
-                    return baseRun.count == run.count
+                    let same =
+                        baseRun.count == run.count
                         && zip(base.sections[baseRun], sections[run]).allSatisfy { $0.chunk.id == $1.chunk.id }
+                    return same ? index : nil
                 }
             }
             var stored = match.map { base.runs[$0] } ?? newChunk(content, fingerprint: fingerprint)

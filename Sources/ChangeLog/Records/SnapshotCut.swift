@@ -154,6 +154,7 @@ struct SnapshotCut: Sendable {
         }
         var chunks: [ItemChunk] = []
         chunks.reserveCapacity(baseChunks.count + 2)
+        var byFingerprint = FingerprintIndex()
         sectionItems.withUnsafeBufferPointer { items in
             baseItems.withUnsafeBufferPointer { baseItems in
                 var start = 0
@@ -202,7 +203,7 @@ struct SnapshotCut: Sendable {
                     let fingerprint = ContentHash.fingerprint(content)
                     if let match = baseChunk(
                         holding: start..<end, of: items, fingerprint: fingerprint, base: baseItems,
-                        baseStarts: baseStarts, baseChunks: baseChunks)
+                        baseStarts: baseStarts, baseChunks: baseChunks, index: &byFingerprint)
                     {
                         chunks.append(
                             .stored(StoredChunk(id: match.id, fingerprint: fingerprint, itemCount: end - start)))
@@ -256,20 +257,20 @@ struct SnapshotCut: Sendable {
     /// collision resistant (with its public default secret, text that differs in two bytes can
     /// be made to share a fingerprint), and reusing a colliding chunk would store the base's
     /// items instead of the appended ones. Where the base chunks' positions are unknown
-    /// (`baseStarts` empty, which only tests build), the fingerprint is taken as is.
+    /// (`baseStarts` empty, which only tests build), the fingerprint is taken as is. `index`
+    /// finds the candidates.
     private static func baseChunk(
         holding range: Range<Int>, of items: UnsafeBufferPointer<LogSnapshot.Item>, fingerprint: Fingerprint,
-        base: UnsafeBufferPointer<LogSnapshot.Item>, baseStarts: [Int], baseChunks: [StoredChunk]
+        base: UnsafeBufferPointer<LogSnapshot.Item>, baseStarts: [Int], baseChunks: [StoredChunk],
+        index byFingerprint: inout FingerprintIndex
     ) -> StoredChunk? {
-        guard !baseStarts.isEmpty else { return baseChunks.last { $0.fingerprint == fingerprint } }
-        for index in baseChunks.indices.reversed() where baseChunks[index].fingerprint == fingerprint {
-            if baseChunks[index].itemCount == range.count,
+        byFingerprint.lastMatch(of: fingerprint, in: baseChunks) { index in
+            guard !baseStarts.isEmpty else { return baseChunks[index] }
+            guard baseChunks[index].itemCount == range.count,
                 sameItems(items, from: range.lowerBound, as: base, from: baseStarts[index], count: range.count)
-            {
-                return baseChunks[index]
-            }
+            else { return nil }
+            return baseChunks[index]
         }
-        return nil
     }
 
     /// Whether the `count` items of `items` from `start` are those of `base` from `baseStart`,
