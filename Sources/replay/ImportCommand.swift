@@ -26,14 +26,16 @@ struct ImportCommand: AsyncParsableCommand {
             and the line to resume from, and ends by that signal. A second interrupt ends it \
             at once: a transaction not yet committed is then not appended.
 
-            Memory: one transaction holds every line decoded, three to eight times the \
+            The input is read to its end before anything is appended, since every line is \
+            checked first: a producer's lines are appended once it has finished. Memory: the \
+            input itself, and in one transaction every line decoded, three to eight times the \
             input's size (less when consecutive lines share most of their strings). With \
             --commit-every, lines past the first 16 MiB are decoded again when their \
-            transaction comes, so memory stays bounded for inputs of any length.
+            transaction comes, so decoded lines take at most about 16 MiB of input's worth.
 
             Examples:
               replay import history.jsonl --log app.lmdb
-              producer | replay import - --commit-every 1
+              replay import big.jsonl --commit-every 1000
               replay export --log old.lmdb | replay import - --log copy.lmdb
             """
     )

@@ -24,7 +24,7 @@ import ListAdapter
 /// Memory: an import in one transaction holds every line decoded until it appends them. With
 /// ``Options/commitEvery`` an import keeps at most ``decodedLinesBudget`` bytes of lines decoded
 /// between checking and appending them (besides the window being decoded), and decodes the
-/// lines after those again when their transaction comes, so that its memory stays bounded
+/// lines after those again when their transaction comes, so that its decoded lines stay bounded
 /// whatever the input's length.
 public struct SnapshotImporter: Sendable {
     /// How to import.
