@@ -12,9 +12,13 @@ import Foundation
 /// Reads until the descriptor says there is no more, never by a size known in advance: a pipe
 /// has none, and a `/proc` file reports 0 (Foundation's readers return only the first 4 KB of
 /// `/proc/self/maps`). The `replay` tool reads its input files and standard input with it.
-package func readToEnd<Failure: Error>(_ descriptor: Int32, failure: (Int32) throws(Failure) -> Never)
-    throws(Failure) -> Data
-{
+///
+/// With `stopAfterNUL`, for text that cannot hold a NUL byte (JSON), reading stops after the
+/// block that holds the first one: the text is refused anyway, at that byte or before, and an
+/// input that never ends (`/dev/zero`) is not read until memory runs out.
+package func readToEnd<Failure: Error>(
+    _ descriptor: Int32, stopAfterNUL: Bool = false, failure: (Int32) throws(Failure) -> Never
+) throws(Failure) -> Data {
     var data = Data()
     var block = [UInt8](repeating: 0, count: 1 << 16)
     while true {
@@ -26,5 +30,6 @@ package func readToEnd<Failure: Error>(_ descriptor: Int32, failure: (Int32) thr
             try failure(code)
         }
         data.append(contentsOf: block[..<count])
+        if stopAfterNUL, block[..<count].contains(0) { return data }
     }
 }

@@ -60,7 +60,8 @@ struct ImportCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await failingWithBadInput {
-            let input = try readInput(file)
+            // Without --skip-invalid, a line with a NUL byte stops the import: no need to read on.
+            let input = try readInput(file, stopAfterNUL: !skipInvalid)
             // The log is opened, or created, only once lines are ready to be appended: an import
             // refused before that leaves no log behind, and never removes one (another process
             // may be importing into the same new path at the same time).

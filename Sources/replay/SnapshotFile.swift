@@ -8,7 +8,7 @@ enum SnapshotFile {
     /// which a diff does not use, is checked as an import checks it: a snapshot is the same
     /// contract wherever it is read.
     static func read(_ path: String) throws -> ListSnapshot<String, String> {
-        let data = try readInput(path)
+        let data = try readInput(path, stopAfterNUL: true)
         do {
             return try CheckedJSON.decode(AnnotatedSnapshot<String, String>.self, from: data, reading: .snapshot)
                 .snapshot
@@ -27,9 +27,10 @@ struct InputError: Error, CustomStringConvertible {
 /// Reads the file at `path` to its end, or standard input for `-`. The file is read as it
 /// comes, waiting for more, so a named pipe, a process substitution (`<(producer)`) or
 /// `/dev/stdin` works as well as a regular file. A failure is an ``InputError`` naming the file
-/// and the system's reason.
-func readInput(_ path: String) throws(InputError) -> Data {
-    if path == "-" { return try readStandardInput() }
+/// and the system's reason. With `stopAfterNUL`, for input that is refused at its first NUL byte
+/// or before, reading stops there (``ChangeLog/readToEnd(_:stopAfterNUL:failure:)``).
+func readInput(_ path: String, stopAfterNUL: Bool = false) throws(InputError) -> Data {
+    if path == "-" { return try readStandardInput(stopAfterNUL: stopAfterNUL) }
     // An empty path (an unset shell variable) would read as ": no such file", naming nothing.
     if path.isEmpty { throw InputError("an input file's path is empty (\"\"): pass a file, or - for standard input") }
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
@@ -38,15 +39,15 @@ func readInput(_ path: String) throws(InputError) -> Data {
         throw InputError(code == ENOENT ? "\(path): no such file" : "\(path): cannot be read: \(reason(code))")
     }
     defer { close(descriptor) }
-    return try readToEnd(descriptor) { code throws(InputError) in
+    return try readToEnd(descriptor, stopAfterNUL: stopAfterNUL) { code throws(InputError) in
         throw InputError("\(path): cannot be read: \(reason(code))")
     }
 }
 
 /// Reads standard input to its end; a read that fails (a closed descriptor, a directory) is an
 /// ``InputError`` naming standard input and the system's reason.
-func readStandardInput() throws(InputError) -> Data {
-    try readToEnd(STDIN_FILENO) { code throws(InputError) in
+func readStandardInput(stopAfterNUL: Bool = false) throws(InputError) -> Data {
+    try readToEnd(STDIN_FILENO, stopAfterNUL: stopAfterNUL) { code throws(InputError) in
         if StandardStream.input.wasClosedAtStart {
             throw InputError("standard input cannot be read: it was closed when replay started")
         }
