@@ -59,10 +59,20 @@ struct LogStore: Sendable {
         }
     }
 
-    /// The error for asking for `revision` when it is not stored: dropped, or never appended.
+    /// The error for asking for `revision` when it is not stored: dropped, never appended, or,
+    /// between the oldest and the latest revision, lost to damage (revisions are appended
+    /// without gaps, and retention drops only the oldest).
     func missingRevision(_ revision: UInt64, in transaction: borrowing LMDBTransaction) throws -> ChangeLogError {
         let first = try first(in: transaction)
         let latest = try latest(in: transaction)?.revision ?? 0
+        if let first, revision > first, revision < latest {
+            return ChangeLogError(
+                code: .malformedRecord,
+                message: "revision \(revision) is missing from the log at \(path), which holds the revisions from "
+                    + "\(first) to \(latest) around it: its key was damaged, or changed behind the log's back; restore "
+                    + "the log from a backup",
+                revision: revision, path: path)
+        }
         if let first, revision >= 1, revision < first {
             return ChangeLogError(
                 code: .revisionDropped,

@@ -191,6 +191,29 @@ struct CorruptionTests {
         }
     }
 
+    @Test("a revision missing between the oldest and the latest is damage naming it, not an unknown revision")
+    func missingKeyInside() async throws {
+        try await withTemporaryDirectory { path in
+            let (log, snapshots) = try await makeLog(at: path)
+            // A damaged key: the record is no longer under revision 2's.
+            let deleted = try log.store.environment.write { transaction in
+                try transaction.delete(key: UInt64(2).bigEndianKey, in: log.store.revisions)
+            }
+            #expect(deleted)
+            let error = #expect(throws: ChangeLogError.self) { _ = try log.record(at: 2) }
+            #expect(error?.code == .malformedRecord)
+            #expect(error?.revision == 2)
+            #expect(error?.message.contains("revision 2 is missing from the log at \(path), which holds") == true)
+            #expect(try log.snapshot(at: 3) == snapshots[2])
+            let report = try await log.verify()
+            #expect(report.failure?.revision == 2, "\(report)")
+            #expect(report.failure?.code == .unreadable)
+            // After the latest revision, a revision is only not there yet.
+            let after = #expect(throws: ChangeLogError.self) { _ = try log.record(at: 4) }
+            #expect(after?.code == .revisionNotFound)
+        }
+    }
+
     /// LMDB reads its pages through the map, past the file's end too, where the process would
     /// die of `SIGBUS`.
     @Test("a data file cut short is refused before a page past its end is read, open or not")
