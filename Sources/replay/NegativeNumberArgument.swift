@@ -20,6 +20,15 @@ enum NegativeNumberArgument {
         return "\(option) takes a number that is not negative, not \(value)"
     }
 
+    /// The message for a positional `<revision>` given as a negative number (`show -1`), which
+    /// the parser takes for an option and so reports as missing; `nil` otherwise.
+    static func revisionMessage(in arguments: some Collection<String>, parserMessage message: String) -> String? {
+        guard message.hasPrefix("Missing expected argument '<revision>'"),
+            let value = arguments.first(where: isNegativeNumber)
+        else { return nil }
+        return "revisions count from 1, not \(value)"
+    }
+
     private static func isNegativeNumber(_ text: String) -> Bool {
         let digits = text.dropFirst()
         return text.first == "-" && digits.first?.isASCII == true && digits.first?.isNumber == true

@@ -23,22 +23,6 @@ struct Replay: AsyncParsableCommand {
         ]
     )
 
-    /// The names of the subcommands, in the order of the tool's help.
-    static var commandNames: [String] {
-        configuration.subcommands.compactMap { $0.configuration.commandName }
-    }
-
-    /// The argument naming a command that does not exist, where `arguments` (the command line
-    /// after the program's name) start with one, or with `help` and one; `nil` otherwise.
-    static func unknownCommand(in arguments: ArraySlice<String>) -> String? {
-        var arguments = arguments
-        if arguments.first == "help" {
-            arguments = arguments.dropFirst()
-        }
-        guard let name = arguments.first, !name.hasPrefix("-"), !commandNames.contains(name) else { return nil }
-        return name
-    }
-
     /// Parses the command line and runs the command, then writes out standard output: a write
     /// that failed is reported, with exit status 74, instead of lost.
     ///
@@ -61,12 +45,24 @@ struct Replay: AsyncParsableCommand {
                 do {
                     command = try parseAsRoot()
                 } catch let error where exitCode(for: error) == .validationFailure {
+                    let arguments = CommandLine.arguments.dropFirst()
+                    let parserMessage = Self.message(for: error)
                     // `--from -1`: the parser takes `-1` for an option and calls the value missing.
-                    if let (option, value) = NegativeNumberArgument.first(in: CommandLine.arguments.dropFirst()),
+                    if let (option, value) = NegativeNumberArgument.first(in: arguments),
                         let message = NegativeNumberArgument.message(
-                            for: option, value: value, parserMessage: Self.message(for: error))
+                            for: option, value: value, parserMessage: parserMessage)
                     {
                         printError(message)
+                        exit(withError: ExitCode.validationFailure)
+                    }
+                    if let message = NegativeNumberArgument.revisionMessage(in: arguments, parserMessage: parserMessage)
+                    {
+                        printError(message)
+                        exit(withError: ExitCode.validationFailure)
+                    }
+                    // `replay verfy`: the parser calls it an unexpected argument.
+                    if let unknown = unknownCommand(in: arguments) {
+                        printError(unknownCommandMessage(unknown))
                         exit(withError: ExitCode.validationFailure)
                     }
                     throw error
@@ -80,9 +76,7 @@ struct Replay: AsyncParsableCommand {
                 // The parser answers `replay foo --help` and `replay help foo` with the tool's
                 // own help, as if `foo` were not there: name it instead.
                 if let unknown = unknownCommand(in: CommandLine.arguments.dropFirst()) {
-                    printError(
-                        "unknown command '\(unknown)'; the commands are "
-                            + commandNames.joined(separator: ", ") + " (see 'replay --help')")
+                    printError(unknownCommandMessage(unknown))
                     exit(withError: ExitCode.validationFailure)
                 }
                 // --help and --version: their text goes through the same checked output.

@@ -307,4 +307,26 @@ struct TailAndDemoTests {
         #expect(run.stderr.hasPrefix("replay: unknown command 'foo'; the commands are demo, import, export"), "\(run)")
         #expect(try ToolRunner.run(["help", "show"]).stdout.contains("USAGE: replay show"))
     }
+
+    @Test(
+        "a mistyped command is named, with the command meant when it is close",
+        arguments: [
+            (["verfy", "--log", "x"], "replay: unknown command 'verfy' (did you mean 'verify'?); the commands are "),
+            (["help", "exprot"], "replay: unknown command 'exprot' (did you mean 'export'?); the commands are "),
+            (["foo"], "replay: unknown command 'foo'; the commands are demo, import, export, diff, log, show, "),
+        ])
+    func mistypedCommand(arguments: [String], message: String) throws {
+        let run = try ToolRunner.run(arguments)
+        #expect(run.status == 64, "\(run)")
+        #expect(run.stderr.hasPrefix(message), "\(run)")
+    }
+
+    @Test("a negative revision given to show is named, not called missing")
+    func negativeRevision() throws {
+        for arguments in [["show", "-1", "--log", "x"], ["show", "--log", "x", "-20"]] {
+            let run = try ToolRunner.run(arguments)
+            #expect(run.status == 64, "\(run)")
+            #expect(run.stderr == "replay: revisions count from 1, not \(arguments.last == "-20" ? "-20" : "-1")\n")
+        }
+    }
 }
