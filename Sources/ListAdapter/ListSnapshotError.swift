@@ -39,14 +39,15 @@ public struct ListSnapshotError: Error, Hashable, Sendable, CustomStringConverti
             firstPosition: [first.section, first.item], secondPosition: [second.section, second.item])
     }
 
-    /// A one-line explanation naming the duplicate and both positions.
+    /// A one-line explanation naming the duplicate (its first 60 characters, when longer) and
+    /// both positions.
     public var description: String {
         switch code {
         case .duplicateSectionTitle:
-            return "duplicate section title \(quoted(duplicate)) at sections \(firstPosition[0]) and "
+            return "duplicate section title \(quotedExcerpt(duplicate)) at sections \(firstPosition[0]) and "
                 + "\(secondPosition[0]); section titles must be unique within a snapshot"
         default:
-            return "duplicate item id \(quoted(duplicate)) at \(firstPosition) and \(secondPosition); "
+            return "duplicate item id \(quotedExcerpt(duplicate)) at \(firstPosition) and \(secondPosition); "
                 + "item ids must be unique across a snapshot"
         }
     }

@@ -9,6 +9,19 @@ package func quoted(_ value: String) -> String {
     return result + "\""
 }
 
+/// ``quoted(_:)`` for a value of at most `limit` Unicode scalars; a longer one is cut there,
+/// with `...` and its length after the quotes, so that a huge value does not make a huge
+/// message.
+package func quotedExcerpt(_ value: String, limit: Int = 60) -> String {
+    let scalars = value.unicodeScalars
+    guard scalars.count > limit else { return quoted(value) }
+    var result = "\""
+    for scalar in scalars.prefix(limit) {
+        appendEscaped(scalar, to: &result)
+    }
+    return result + "\"... (\(value.utf8.count) bytes)"
+}
+
 /// Appends `scalar` to `result` as ``quoted(_:)`` writes it between its quotes.
 package func appendEscaped(_ scalar: Unicode.Scalar, to result: inout String) {
     switch scalar {
