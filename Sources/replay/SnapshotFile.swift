@@ -13,7 +13,8 @@ enum SnapshotFile {
             return try CheckedJSON.decode(AnnotatedSnapshot<String, String>.self, from: data, reading: .snapshot)
                 .snapshot
         } catch {
-            throw InputError("\(path): \(error)")
+            // Named as `replay import` names it.
+            throw InputError("\(path == "-" ? "standard input" : path): \(error)")
         }
     }
 }

@@ -125,7 +125,7 @@ struct DiffCommandTests {
         let piped = try StreamFailureTests.shell(
             "\"$REPLAY\" diff '\(good)' - < '\(directory.path("plain.json"))'")
         #expect(piped.status == 2, "\(piped)")
-        #expect(piped.stderr == "replay: -: \(problem)\n")
+        #expect(piped.stderr == "replay: standard input: \(problem)\n")
     }
 
     @Test("a missing file is named")

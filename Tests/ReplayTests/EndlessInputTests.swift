@@ -10,7 +10,7 @@ struct EndlessInputTests {
         "a NUL byte in input that is still coming refuses it at once",
         arguments: [
             (["import", "-"], "replay: standard input, line 2: the text holds a NUL byte at offset "),
-            (["diff", "-"], "replay: -: the text holds a NUL byte at offset "),
+            (["diff", "-"], "replay: standard input: the text holds a NUL byte at offset "),
         ])
     func nulInEndlessInput(command: [String], message: String) throws {
         let directory = try TemporaryDirectory()
