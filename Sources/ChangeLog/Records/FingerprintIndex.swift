@@ -1,38 +1,59 @@
 /// Finds, among a list of stored chunks, the ones with a given fingerprint, for the writer's
-/// lookups of content it may already have stored: a scan while the list is short, a dictionary
-/// built on the first lookup once it is long, so that cutting a large section that changed
-/// throughout costs O(*n*), not O(*n*²).
+/// lookups of content it may already have stored.
+///
+/// An ordinary append looks up a few new chunks per changed section: scanning the section's
+/// chunks costs less than building anything. A section that changed throughout looks up one
+/// chunk per chunk, and scanning would cost O(*n*²): after ``scansBeforeIndexing`` scans of a
+/// list longer than ``shortList``, the list is indexed once (a dictionary and one array), and
+/// the lookups after that cost O(1).
 struct FingerprintIndex {
-    /// A list longer than this is indexed in a dictionary.
-    static let scanLimit = 16
+    /// A list this long or shorter is always scanned.
+    static let shortList = 16
+    /// How many lookups scan a longer list before it is indexed.
+    static let scansBeforeIndexing = 16
 
-    private var offsetsByFingerprint: [Fingerprint: [Int]]?
+    private var scans = 0
+    /// The last offset holding each fingerprint, once indexed.
+    private var lastOffset: [Fingerprint: Int]?
+    /// For each offset, the offset before it holding the same fingerprint, or -1.
+    private var earlierOffset: [Int] = []
 
     init() {}
 
-    /// Whether a lookup built the dictionary (for tests).
-    var isIndexed: Bool { offsetsByFingerprint != nil }
+    /// Whether the list was indexed (for tests).
+    var isIndexed: Bool { lastOffset != nil }
 
     /// The first non-`nil` result of `body` for the offsets of `chunks` holding `fingerprint`,
     /// taken from the last one back. `chunks` must be the same list at every call.
     mutating func lastMatch<R>(of fingerprint: Fingerprint, in chunks: [StoredChunk], _ body: (Int) -> R?) -> R? {
-        guard chunks.count > Self.scanLimit else {
-            for offset in chunks.indices.reversed() where chunks[offset].fingerprint == fingerprint {
-                if let result = body(offset) { return result }
+        if lastOffset == nil {
+            if chunks.count <= Self.shortList || scans < Self.scansBeforeIndexing {
+                scans += 1
+                for offset in chunks.indices.reversed() where chunks[offset].fingerprint == fingerprint {
+                    if let result = body(offset) { return result }
+                }
+                return nil
             }
-            return nil
+            index(chunks)
         }
-        if offsetsByFingerprint == nil {
-            var built: [Fingerprint: [Int]] = [:]
-            built.reserveCapacity(chunks.count)
-            for (offset, chunk) in chunks.enumerated() {
-                built[chunk.fingerprint, default: []].append(offset)
-            }
-            offsetsByFingerprint = built
-        }
-        for offset in (offsetsByFingerprint?[fingerprint] ?? []).reversed() {
+        var offset = lastOffset?[fingerprint] ?? -1
+        while offset >= 0 {
             if let result = body(offset) { return result }
+            offset = earlierOffset[offset]
         }
         return nil
+    }
+
+    /// Indexes `chunks` by fingerprint.
+    private mutating func index(_ chunks: [StoredChunk]) {
+        var last: [Fingerprint: Int] = [:]
+        last.reserveCapacity(chunks.count)
+        earlierOffset = [Int](repeating: -1, count: chunks.count)
+        for (offset, chunk) in chunks.enumerated() {
+            if let earlier = last.updateValue(offset, forKey: chunk.fingerprint) {
+                earlierOffset[offset] = earlier
+            }
+        }
+        lastOffset = last
     }
 }
