@@ -91,9 +91,16 @@ private struct Parser: JSONTextReader {
             }
             // After a value: close containers until one continues with a comma.
             while true {
+                let valueEnd = position
                 skipWhitespace()
                 guard let container = containers.last else {
-                    return position < bytes.count ? violation("text after the value") : nil
+                    guard position < bytes.count else { return nil }
+                    // A file whose lines end with a carriage return alone reads as one line.
+                    let separatedByCR = bytes[valueEnd..<position].contains(UInt8(ascii: "\r"))
+                    return violation(
+                        separatedByCR
+                            ? "text after the value and a carriage return (lines end with \\n, not \\r alone)"
+                            : "text after the value")
                 }
                 guard position < bytes.count else { return violation("unexpected end of text") }
                 let byte = bytes[position]
