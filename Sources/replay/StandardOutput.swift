@@ -76,7 +76,9 @@ enum StandardOutput {
 
 /// Prints `message` as one line on standard error, prefixed with `replay: `, after what
 /// standard output holds: where both go to one file, the message follows the lines written
-/// before it instead of landing inside one.
+/// before it instead of landing inside one. Control characters in it (a path or a value the
+/// user gave, holding a line break or a terminal escape sequence) are escaped: the message
+/// stays on one line, and never drives the terminal.
 ///
 /// A reader of standard output that has gone (`replay export | head`) must not take the message
 /// with it: SIGPIPE is ignored during that flush, which then just fails. When standard output
@@ -87,10 +89,31 @@ func printError(_ message: String) {
     let code = errno
     let failed = !flushed || ferror(stdout) != 0
     signal(SIGPIPE, previous)
-    writeToStandardError("replay: \(message)\n")
+    writeToStandardError("replay: \(escapingControls(message))\n")
     if failed {
         StandardOutput.report(StandardOutput.Failure(code: code))
     }
+}
+
+/// `text` with its control characters escaped as `\n`, `\r`, `\t` or `\u{1b}`, and the rest as
+/// it is.
+func escapingControls(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return text }
+    var escaped = ""
+    for scalar in text.unicodeScalars {
+        switch scalar {
+        case "\n": escaped += "\\n"
+        case "\r": escaped += "\\r"
+        case "\t": escaped += "\\t"
+        default:
+            if scalar.properties.generalCategory == .control {
+                escaped += "\\u{\(String(scalar.value, radix: 16))}"
+            } else {
+                escaped.unicodeScalars.append(scalar)
+            }
+        }
+    }
+    return escaped
 }
 
 /// Writes `text` to standard error as it is, ignoring a failure.

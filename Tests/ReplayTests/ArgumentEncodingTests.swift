@@ -74,4 +74,18 @@ struct ArgumentEncodingTests {
         #expect(result.status == 0, "\(result)")
         #expect(try Self.contents(of: directory) == ["arg-☃.lmdb", "env-é.lmdb", "s.jsonl"])
     }
+
+    @Test("a line break or an escape sequence in a path is escaped in errors: one line, no terminal control")
+    func controlsInErrors() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path("no\nsuch\u{1B}[31m.lmdb")
+        let result = try ToolRunner.run(["log", "--log", path])
+        #expect(result.status == 2, "\(result)")
+        let shown = directory.path(#"no\nsuch\u{1b}[31m.lmdb"#)
+        #expect(
+            result.stderr
+                == "replay: no log at \(shown): check --log or $REPLAY_LOG, or create one with `replay import` or "
+                + "`replay demo`\n")
+    }
 }
