@@ -16,6 +16,38 @@ struct ConcurrentWriterTests {
         ])
     }
 
+    @Test("appends racing with the same expectedLatest: exactly one wins, the others conflict")
+    func expectedLatestRace() async throws {
+        try await withTemporaryDirectory { path in
+            let log = try ChangeLog(path: path)
+            for round in 0..<10 {
+                let latest = try log.latestRevision
+                let outcomes = await withTaskGroup(of: (Int, Result<UInt64, ChangeLogError>).self) { group in
+                    for task in 0..<8 {
+                        group.addTask {
+                            do throws(ChangeLogError) {
+                                let snapshot = try! Self.snapshot(round * 8 + task)
+                                return (task, .success(try await log.append(snapshot, expectedLatest: latest).revision))
+                            } catch {
+                                return (task, .failure(error))
+                            }
+                        }
+                    }
+                    return await group.reduce(into: []) { $0.append($1) }
+                }
+                let winners = outcomes.filter { (try? $0.1.get()) != nil }
+                #expect(winners.map { try? $0.1.get() } == [latest + 1], "round \(round): \(outcomes)")
+                for case (_, .failure(let error)) in outcomes {
+                    #expect(error.code == .conflict, "\(error)")
+                }
+                if let winner = winners.first {
+                    #expect(try log.snapshot(at: latest + 1) == Self.snapshot(round * 8 + winner.0))
+                }
+            }
+            try await expectEachRevisionDiffsItsPredecessor(log)
+        }
+    }
+
     @Test("two writers of one path, each with concurrent appenders, interleave without a gap")
     func twoWritersOnePath() async throws {
         try await withTemporaryDirectory { directory in
