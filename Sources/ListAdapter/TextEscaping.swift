@@ -27,6 +27,14 @@ package func appendEscaped(_ scalar: Unicode.Scalar, to result: inout String) {
     switch scalar {
     case "\"": result += "\\\""
     case "\\": result += "\\\\"
+    default: appendEscapingControl(scalar, to: &result)
+    }
+}
+
+/// Appends `scalar` to `result`, a control character escaped as `\n`, `\t`, `\r` or
+/// `\u{1b}`: the escaping of ``appendEscaped(_:to:)`` without the quotes' own.
+package func appendEscapingControl(_ scalar: Unicode.Scalar, to result: inout String) {
+    switch scalar {
     case "\n": result += "\\n"
     case "\t": result += "\\t"
     case "\r": result += "\\r"

@@ -1,4 +1,5 @@
 import CStandardStreams
+import ListAdapter
 import Synchronization
 
 // C's `stdout` is a global variable that never changes; the stream it points to locks itself.
@@ -101,17 +102,7 @@ func escapingControls(_ text: String) -> String {
     guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return text }
     var escaped = ""
     for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\n": escaped += "\\n"
-        case "\r": escaped += "\\r"
-        case "\t": escaped += "\\t"
-        default:
-            if scalar.properties.generalCategory == .control {
-                escaped += "\\u{\(String(scalar.value, radix: 16))}"
-            } else {
-                escaped.unicodeScalars.append(scalar)
-            }
-        }
+        appendEscapingControl(scalar, to: &escaped)
     }
     return escaped
 }
