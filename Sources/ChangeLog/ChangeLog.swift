@@ -237,45 +237,50 @@ public final class ChangeLog: Sendable {
             let environment: LMDBEnvironment
             do {
                 environment = try LMDBEnvironment.open(directory: path, configuration: configuration)
-            } catch let error where error.code == ESTALE {
-                throw ChangeLogError(
-                    code: .cannotOpen,
-                    message: "the log at \(path) was deleted or replaced while this process still has it open: release "
-                        + "every ChangeLog of that path, then open it again",
-                    path: path, cause: error)
-            } catch let error where error.code == ENOMEM {
-                throw ChangeLogError(
-                    code: .invalidArgument,
-                    message: "cannot map the log at \(path) with \(configuration.mapSize) bytes: more than this "
-                        + "process can map; pass a smaller Options.initialMapSize (the map grows by itself)",
-                    path: path, cause: error)
-            } catch let error where error.code == MDB_CORRUPTED {
-                throw ChangeLogError(
-                    code: .cannotOpen,
-                    message: "cannot open the log at \(path): its data file is damaged, or shorter than the pages its "
-                        + "header says are in use (a partial copy, a disk that filled up while copying); restore the "
-                        + "log from a backup",
-                    path: path, cause: error)
-            } catch let error
-                where (error.code == EPERM || error.code == EROFS) && configuration.flags & UInt32(MDB_RDONLY) == 0
-            {
-                throw ChangeLogError(
-                    code: .cannotOpen,
-                    message: "cannot open the log at \(path) for writing: the system does not permit writing to its "
-                        + "files (immutable files, or a read-only file system); it can still be opened for reading "
-                        + "only (Options.readOnly)",
-                    path: path, cause: error)
             } catch {
-                throw ChangeLogError(
-                    code: .cannotOpen,
-                    message: "cannot open the log at \(path): check that it is a log directory you may read and write",
-                    path: path, cause: error)
+                throw openingFailure(error, path: path, configuration: configuration)
             }
             if environment.configuration.flags == configuration.flags || ContinuousClock.now >= deadline {
                 return environment
             }
             usleep(1_000)
         }
+    }
+
+    /// The error for an environment at `path` that LMDB could not open with `configuration`.
+    private static func openingFailure(
+        _ error: LMDBError, path: String, configuration: LMDBEnvironment.Configuration
+    ) -> ChangeLogError {
+        let code: ChangeLogError.Code
+        let message: String
+        switch error.code {
+        case ESTALE:
+            code = .cannotOpen
+            message =
+                "the log at \(path) was deleted or replaced while this process still has it open: release every "
+                + "ChangeLog of that path, then open it again"
+        case ENOMEM:
+            code = .invalidArgument
+            message =
+                "cannot map the log at \(path) with \(configuration.mapSize) bytes: more than this process can map; "
+                + "pass a smaller Options.initialMapSize (the map grows by itself)"
+        case MDB_CORRUPTED:
+            code = .cannotOpen
+            message =
+                "cannot open the log at \(path): its data file is damaged, or shorter than the pages its header says "
+                + "are in use (a partial copy, a disk that filled up while copying); restore the log from a backup"
+        case EPERM where configuration.flags & UInt32(MDB_RDONLY) == 0,
+            EROFS where configuration.flags & UInt32(MDB_RDONLY) == 0:
+            code = .cannotOpen
+            message =
+                "cannot open the log at \(path) for writing: the system does not permit writing to its files "
+                + "(immutable files, or a read-only file system); it can still be opened for reading only "
+                + "(Options.readOnly)"
+        default:
+            code = .cannotOpen
+            message = "cannot open the log at \(path): check that it is a log directory you may read and write"
+        }
+        return ChangeLogError(code: code, message: message, path: path, cause: error)
     }
 
     /// The error for a log open in this process with `openFlags`, which `options` contradict.
