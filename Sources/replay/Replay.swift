@@ -88,7 +88,24 @@ struct Replay: AsyncParsableCommand {
             StandardOutput.report(failure)
             exit(withError: ExitCode(ExitStatus.outputFailed))
         } catch {
-            exit(withError: error)
+            // The parser's messages quote the arguments as given: escape their control
+            // characters, as every other error line does, so that an argument cannot split the
+            // message or drive the terminal.
+            let message = parserMessage(for: error, arguments: CommandLine.arguments.dropFirst())
+            if !message.isEmpty { writeToStandardError(message + "\n") }
+            exit(withError: exitCode(for: error))
         }
+    }
+
+    /// The parser's full message for `error` (empty for an ``ExitCode``), with the control
+    /// characters of the `arguments` it quotes escaped, and any other control character but
+    /// the newlines between its lines.
+    static func parserMessage(for error: any Error, arguments: some Collection<String>) -> String {
+        var message = fullMessage(for: error)
+        for argument in arguments where escapingControls(argument) != argument {
+            message = message.replacing(argument, with: escapingControls(argument))
+        }
+        return message.split(separator: "\n", omittingEmptySubsequences: false).map { escapingControls(String($0)) }
+            .joined(separator: "\n")
     }
 }

@@ -88,4 +88,24 @@ struct ArgumentEncodingTests {
                 == "replay: no log at \(shown): check --log or $REPLAY_LOG, or create one with `replay import` or "
                 + "`replay demo`\n")
     }
+
+    @Test(
+        "the parser's own errors escape the control characters of the arguments they quote",
+        arguments: [
+            (
+                ["show", "x\u{1B}[31mred\nline2"],
+                #"Error: The value 'x\u{1b}[31mred\nline2' is invalid for '<revision>'"#
+            ),
+            (["verify", "extra\u{7}"], #"Error: Unexpected argument 'extra\u{7}'"#),
+            (["log", "--from", "1", "--to", "\r2"], #"Error: The value '\r2' is invalid for '--to <revision>'"#),
+        ])
+    func controlsInParserErrors(arguments: [String], firstLine: String) throws {
+        let result = try ToolRunner.run(arguments)
+        #expect(result.status == 64, "\(result)")
+        let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.first.map(String.init) == firstLine, "\(result)")
+        // The usage lines follow, whole: the argument split none of them.
+        #expect(lines.contains { $0.hasPrefix("Usage: replay \(arguments[0])") }, "\(result)")
+        #expect(!result.stderr.unicodeScalars.contains { $0.properties.generalCategory == .control && $0 != "\n" })
+    }
 }
