@@ -42,10 +42,9 @@ struct SnapshotDifferences: Sendable {
                 continue
             }
             let label = "section \(offset) \(quoted(expectedSection.title))"
-            if expectedSection.title != foundSection.title {
-                add(
-                    "section \(offset) expected \(quoted(expectedSection.title)) but found \(quoted(foundSection.title))"
-                )
+            if !literallyEqualStrings(expectedSection.title, foundSection.title) {
+                let (expectedTitle, foundTitle) = Self.quotedApart(expectedSection.title, foundSection.title)
+                add("section \(offset) expected \(expectedTitle) but found \(foundTitle)")
             }
             let expectedItems = expectedSection.items
             let foundItems = foundSection.items
@@ -64,14 +63,14 @@ struct SnapshotDifferences: Sendable {
                     }
                     continue
                 }
-                if expectedItem.id != foundItem.id {
-                    add(
-                        "\(label): item \(path) expected \(Self.describe(expectedItem)) but found "
-                            + Self.describe(foundItem))
-                } else if expectedItem.summary != foundItem.summary {
+                if !literallyEqual(expectedItem.id, foundItem.id) {
+                    let (expectedText, foundText) = Self.describeApart(expectedItem, foundItem)
+                    add("\(label): item \(path) expected \(expectedText) but found \(foundText)")
+                } else if !literallyEqual(expectedItem.summary, foundItem.summary) {
+                    let (expectedText, foundText) = Self.describeApart(expectedItem.summary, foundItem.summary)
                     add(
                         "\(label): item \(path) \(quoted(String(describing: expectedItem.id))) expected "
-                            + "\(Self.describe(expectedItem.summary)) but found \(Self.describe(foundItem.summary))")
+                            + "\(expectedText) but found \(foundText)")
                 }
             }
         }
@@ -93,7 +92,50 @@ struct SnapshotDifferences: Sendable {
     }
 
     /// `summary "hi"`, or `no summary`.
-    private static func describe<Summary>(_ summary: Summary?) -> String {
-        summary.map { "summary \(quoted(String(describing: $0)))" } ?? "no summary"
+    private static func describe<Summary>(_ summary: Summary?, spellingOut: Bool = false) -> String {
+        summary.map { "summary \(quotedText(String(describing: $0), spellingOut: spellingOut))" } ?? "no summary"
+    }
+
+    /// Two different items described; where they would read the same (texts that differ only
+    /// in their Unicode normalization), with their characters past ASCII spelled out.
+    private static func describeApart<ItemID, Summary>(
+        _ expected: ListSnapshot<ItemID, Summary>.Item, _ found: ListSnapshot<ItemID, Summary>.Item
+    ) -> (String, String) {
+        let texts = (describe(expected), describe(found))
+        guard texts.0 == texts.1 else { return texts }
+        func spelledOut(_ item: ListSnapshot<ItemID, Summary>.Item) -> String {
+            let id = quotedText(String(describing: item.id), spellingOut: true)
+            return item.summary.map { "\(id) (\(describe($0, spellingOut: true)))" } ?? id
+        }
+        return (spelledOut(expected), spelledOut(found))
+    }
+
+    /// ``describe(_:spellingOut:)`` for two different summaries, spelled out where they would
+    /// read the same.
+    private static func describeApart<Summary>(_ expected: Summary?, _ found: Summary?) -> (String, String) {
+        let texts = (describe(expected), describe(found))
+        guard texts.0 == texts.1 else { return texts }
+        return (describe(expected, spellingOut: true), describe(found, spellingOut: true))
+    }
+
+    /// Two different titles quoted, spelled out where they would read the same.
+    private static func quotedApart(_ expected: String, _ found: String) -> (String, String) {
+        let spellingOut = expected == found
+        return (quotedText(expected, spellingOut: spellingOut), quotedText(found, spellingOut: spellingOut))
+    }
+
+    /// `text` quoted as ``quoted(_:)`` quotes it or, with `spellingOut`, with every character
+    /// past ASCII as its Unicode scalar: `"cafe\u{301}"`.
+    private static func quotedText(_ text: String, spellingOut: Bool) -> String {
+        guard spellingOut else { return quoted(text) }
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            if scalar.isASCII {
+                appendEscaped(scalar, to: &result)
+            } else {
+                result += "\\u{\(String(scalar.value, radix: 16))}"
+            }
+        }
+        return result + "\""
     }
 }

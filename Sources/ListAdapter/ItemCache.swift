@@ -3,8 +3,8 @@
 /// Each entry remembers the summary its item was fetched under, so an entry whose item has since
 /// been updated is never returned. Entries live in an array of slots, doubly linked from most to
 /// least recently used; a dictionary maps identifiers to slots. Every operation but ``retain(where:)``
-/// is O(1) expected.
-struct ItemCache<Key: Hashable, Summary: Hashable, Value> {
+/// is O(1) expected. Keys and summaries compare as snapshots compare them (``literallyEqual(_:_:)``).
+struct ItemCache<Key: Hashable & Sendable, Summary: Hashable, Value> {
     private struct Entry {
         var key: Key
         var summary: Summary?
@@ -16,7 +16,7 @@ struct ItemCache<Key: Hashable, Summary: Hashable, Value> {
     /// The most entries kept; 0 disables the cache.
     let capacity: Int
     private var slots: [Entry?] = []
-    private var slotsByKey: [Key: Int] = [:]
+    private var slotsByKey: [LiteralKey<Key>: Int] = [:]
     private var freeSlots: [Int] = []
     private var newest = -1
     private var oldest = -1
@@ -32,7 +32,8 @@ struct ItemCache<Key: Hashable, Summary: Hashable, Value> {
     /// The value cached for `key` under `summary`, marking it recently used; `nil` when there is
     /// none or it was fetched under another summary.
     mutating func value(for key: Key, summary: Summary?) -> Value? {
-        guard let slot = slotsByKey[key], let entry = slots[slot], entry.summary == summary else { return nil }
+        guard let slot = slotsByKey[LiteralKey(key)], let entry = slots[slot], literallyEqual(entry.summary, summary)
+        else { return nil }
         unlink(slot)
         linkAsNewest(slot)
         return entry.value
@@ -54,13 +55,13 @@ struct ItemCache<Key: Hashable, Summary: Hashable, Value> {
             slot = slots.count
             slots.append(entry)
         }
-        slotsByKey[key] = slot
+        slotsByKey[LiteralKey(key)] = slot
         linkAsNewest(slot)
     }
 
     /// Drops the entry for `key`, if any.
     mutating func removeValue(for key: Key) {
-        guard let slot = slotsByKey.removeValue(forKey: key) else { return }
+        guard let slot = slotsByKey.removeValue(forKey: LiteralKey(key)) else { return }
         unlink(slot)
         slots[slot] = nil
         freeSlots.append(slot)

@@ -35,8 +35,8 @@ extension ListAdapter {
         guard let path = snapshot.path(of: id), let entry = snapshot.item(at: path) else { return nil }
         if let cached = itemCache.value(for: id, summary: entry.summary) { return cached }
         let fetch: ItemFetch
-        if let running = itemFetches[id], running.attachment == attachment,
-            running.summary == entry.summary
+        if let running = itemFetches[LiteralKey(id)], running.attachment == attachment,
+            literallyEqual(running.summary, entry.summary)
         {
             fetch = running
         } else {
@@ -44,15 +44,15 @@ extension ListAdapter {
             fetch = ItemFetch(
                 task: Task { try await source.item(for: id) }, attachment: attachment,
                 summary: entry.summary)
-            itemFetches[id] = fetch
+            itemFetches[LiteralKey(id)] = fetch
         }
         let result = await fetch.task.result
-        if itemFetches[id]?.task == fetch.task { itemFetches[id] = nil }
+        if itemFetches[LiteralKey(id)]?.task == fetch.task { itemFetches[LiteralKey(id)] = nil }
         switch result {
         case .success(let item):
             // Cache it only if it still is the item the adapter shows.
             if fetch.attachment == attachment, let now = snapshot.path(of: id),
-                snapshot.item(at: now)?.summary == fetch.summary
+                literallyEqual(snapshot.item(at: now)?.summary, fetch.summary)
             {
                 itemCache.insert(item, for: id, summary: fetch.summary)
             }
@@ -87,7 +87,7 @@ extension ListAdapter {
         let snapshot = self.snapshot
         itemCache.retain { id, summary in
             guard let path = snapshot.path(of: id), let item = snapshot.item(at: path) else { return false }
-            return item.summary == summary
+            return literallyEqual(item.summary, summary)
         }
     }
 }

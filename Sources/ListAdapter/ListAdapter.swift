@@ -71,7 +71,7 @@ public final class ListAdapter<DataSource: ListDataSource> {
     /// Fetched items, keyed by identifier and checked against their summary.
     var itemCache: ItemCache<ItemID, Summary, Item>
     /// Item fetches in flight, so that concurrent requests for one item share one fetch.
-    var itemFetches: [ItemID: ItemFetch] = [:]
+    var itemFetches: [LiteralKey<ItemID>: ItemFetch] = [:]
 
     /// Creates an adapter over `dataSource` and attaches it (``ListDataSource/attach(_:)``).
     ///

@@ -85,7 +85,7 @@ extension ListSnapshot {
         for update in changes.updatedItems {
             let oldID = sections[update.from.section].items[update.from.item].id
             let newID = newSections[update.to.section].items[update.to.item].id
-            guard oldID == newID else {
+            guard literallyEqual(oldID, newID) else {
                 throw .updateMismatch(
                     from: update.from, to: update.to,
                     oldID: String(describing: oldID), newID: String(describing: newID))

@@ -40,7 +40,7 @@ extension ListSnapshot {
         survivingOldOffsets.reserveCapacity(min(oldSections.count, newSections.count))
         survivingNewOffsets.reserveCapacity(min(oldSections.count, newSections.count))
         for (newOffset, section) in newSections.enumerated() {
-            if let oldOffset = offsetsByTitle[section.title] {
+            if let oldOffset = offsetsByTitle[LiteralKey(section.title)] {
                 newOffsetOfOld[oldOffset] = newOffset
                 survivingOldOffsets.append(oldOffset)
                 survivingNewOffsets.append(newOffset)
@@ -103,13 +103,15 @@ extension ListSnapshot {
                         let from: ItemPath
                         let matchesCursor =
                             cursorMatchesNext
-                            || (cursor < oldItems.count && oldItems[cursor].id == newItems[newItemOffset].id)
+                            || (cursor < oldItems.count
+                                && literallyEqual(oldItems[cursor].id, newItems[newItemOffset].id))
                         cursorMatchesNext = false
                         if matchesCursor {
                             from = ItemPath(section: oldSectionOffset, item: cursor)
                             cursor += 1
                         } else {
-                            guard let found = pathsByID[newItems[newItemOffset].id], newOffsetOfOld[found.section] >= 0
+                            guard let found = pathsByID[LiteralKey(newItems[newItemOffset].id)],
+                                newOffsetOfOld[found.section] >= 0
                             else {
                                 let item = newItems[newItemOffset]
                                 changes.insertedItems.append(
@@ -126,7 +128,7 @@ extension ListSnapshot {
                                 let nextNew = newItemOffset + 1
                                 let nextOld = found.item + 1
                                 if nextNew < newItems.count, nextOld < oldItems.count,
-                                    oldItems[nextOld].id == newItems[nextNew].id
+                                    literallyEqual(oldItems[nextOld].id, newItems[nextNew].id)
                                 {
                                     cursor = nextOld
                                     cursorMatchesNext = true
@@ -138,8 +140,9 @@ extension ListSnapshot {
                         if from.section == oldSectionOffset { stayingOldOffsets.append(from.item) }
                         let summaryChanged =
                             from.section == oldSectionOffset
-                            ? oldItems[from.item].summary != newItems[newItemOffset].summary
-                            : oldSections[from.section].items[from.item].summary != newItems[newItemOffset].summary
+                            ? !literallyEqual(oldItems[from.item].summary, newItems[newItemOffset].summary)
+                            : !literallyEqual(
+                                oldSections[from.section].items[from.item].summary, newItems[newItemOffset].summary)
                         if summaryChanged {
                             let to = ItemPath(section: newSectionOffset, item: newItemOffset)
                             changes.updatedItems.append(

@@ -28,7 +28,7 @@ extension ListSnapshot {
     /// The offset of the section titled `title`, or `nil` when there is none.
     /// - Complexity: O(1) expected.
     public func sectionOffset(titled title: String) -> Int? {
-        offsetsByTitle[title]
+        offsetsByTitle[LiteralKey(title)]
     }
 
     /// The item at `path`, or `nil` when `path` is outside the snapshot.
@@ -48,13 +48,13 @@ extension ListSnapshot {
     /// The path of the item identified by `id`, or `nil` when it is not in the snapshot.
     /// - Complexity: O(1) expected.
     public func path(of id: ItemID) -> ItemPath? {
-        pathsByID[id]
+        pathsByID[LiteralKey(id)]
     }
 
     /// Whether the snapshot holds an item identified by `id`.
     /// - Complexity: O(1) expected.
     public func contains(_ id: ItemID) -> Bool {
-        pathsByID[id] != nil
+        pathsByID[LiteralKey(id)] != nil
     }
 
     /// The number of items in each section, in section order.

@@ -6,6 +6,12 @@
 /// a different summary for the same identifier is an update, and an item without a summary
 /// never updates.
 ///
+/// Titles, and identifiers and summaries that are `String`s, compare by their Unicode scalars
+/// (code point by code point), as JSON and `NSString` do, not by Swift's canonical equivalence:
+/// a precomposed `"é"` and `"e"` + U+0301 are two identifiers, and a summary that only changes
+/// its normalization is an update. So applying ``changes(to:)`` gives the new snapshot's
+/// strings exactly. Identifiers and summaries of other types compare with their own `==`.
+///
 /// Building a snapshot checks both uniqueness rules and indexes every identifier, so lookups by
 /// identifier and by path are O(1) afterwards. Snapshots are values: copies share storage.
 public struct ListSnapshot<ItemID: Hashable & Sendable, Summary: Hashable & Sendable>: Sendable {
@@ -22,6 +28,20 @@ public struct ListSnapshot<ItemID: Hashable & Sendable, Summary: Hashable & Send
             self.id = id
             self.summary = summary
         }
+
+        /// Two items are equal when their identifiers and summaries are; strings compare by
+        /// their Unicode scalars, not by canonical equivalence (see ``ListSnapshot``).
+        @inlinable
+        public static func == (lhs: Self, rhs: Self) -> Bool {
+            literallyEqual(lhs.id, rhs.id) && literallyEqual(lhs.summary, rhs.summary)
+        }
+
+        /// Hashes the identifier and the summary, consistently with `==`.
+        @inlinable
+        public func hash(into hasher: inout Hasher) {
+            hashLiterally(id, into: &hasher)
+            hashLiterally(summary, into: &hasher)
+        }
     }
 
     /// One section: a title and its ordered items.
@@ -37,14 +57,27 @@ public struct ListSnapshot<ItemID: Hashable & Sendable, Summary: Hashable & Send
             self.title = title
             self.items = items
         }
+
+        /// Two sections are equal when their titles (by Unicode scalars) and items are.
+        @inlinable
+        public static func == (lhs: Self, rhs: Self) -> Bool {
+            literallyEqualStrings(lhs.title, rhs.title) && lhs.items == rhs.items
+        }
+
+        /// Hashes the title and the items, consistently with `==`.
+        @inlinable
+        public func hash(into hasher: inout Hasher) {
+            hashStringLiterally(title, into: &hasher)
+            hasher.combine(items)
+        }
     }
 
     /// The sections, in display order.
     public let sections: [Section]
     /// Where each identifier sits.
-    @usableFromInline package let pathsByID: [ItemID: ItemPath]
+    @usableFromInline package let pathsByID: [LiteralKey<ItemID>: ItemPath]
     /// Where each section title sits.
-    @usableFromInline package let offsetsByTitle: [String: Int]
+    @usableFromInline package let offsetsByTitle: [LiteralKey<String>: Int]
 
     /// The snapshot with no sections.
     @inlinable
@@ -61,21 +94,21 @@ public struct ListSnapshot<ItemID: Hashable & Sendable, Summary: Hashable & Send
     /// - Complexity: O(*n*) expected, where *n* is the number of items.
     @inlinable
     public init(sections: [Section]) throws(ListSnapshotError) {
-        var offsetsByTitle = [String: Int](minimumCapacity: sections.count)
+        var offsetsByTitle = [LiteralKey<String>: Int](minimumCapacity: sections.count)
         var itemCount = 0
         for offset in sections.indices {
-            if let first = offsetsByTitle.updateValue(offset, forKey: sections[offset].title) {
+            if let first = offsetsByTitle.updateValue(offset, forKey: LiteralKey(sections[offset].title)) {
                 throw .duplicateSectionTitle(sections[offset].title, first: first, second: offset)
             }
             itemCount += sections[offset].items.count
         }
-        var pathsByID = [ItemID: ItemPath](minimumCapacity: itemCount)
+        var pathsByID = [LiteralKey<ItemID>: ItemPath](minimumCapacity: itemCount)
         // Items read in place: copying each one would retain and release its strings.
         for sectionOffset in sections.indices {
             try sections[sectionOffset].items.withUnsafeBufferPointer { (items) throws(ListSnapshotError) in
                 for itemOffset in items.indices {
                     let path = ItemPath(section: sectionOffset, item: itemOffset)
-                    if let first = pathsByID.updateValue(path, forKey: items[itemOffset].id) {
+                    if let first = pathsByID.updateValue(path, forKey: LiteralKey(items[itemOffset].id)) {
                         throw .duplicateItemID(String(describing: items[itemOffset].id), first: first, second: path)
                     }
                 }
@@ -105,14 +138,14 @@ public struct ListSnapshot<ItemID: Hashable & Sendable, Summary: Hashable & Send
         summary: (ItemID) -> Summary?
     ) throws(ListSnapshotError) {
         var sections: [Section] = []
-        var offsetsByTitle: [String: Int] = [:]
+        var offsetsByTitle: [LiteralKey<String>: Int] = [:]
         for id in identifiers {
             let title = sectionTitle(id)
             let item = Item(id: id, summary: summary(id))
-            if let offset = offsetsByTitle[title] {
+            if let offset = offsetsByTitle[LiteralKey(title)] {
                 sections[offset].items.append(item)
             } else {
-                offsetsByTitle[title] = sections.count
+                offsetsByTitle[LiteralKey(title)] = sections.count
                 sections.append(Section(title: title, items: [item]))
             }
         }

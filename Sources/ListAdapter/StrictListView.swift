@@ -145,7 +145,7 @@ public struct StrictListView<ItemID: Hashable & Sendable, Summary: Hashable & Se
         shown: ListSnapshot<ItemID, Summary>, reported: ListSnapshot<ItemID, Summary>
     ) -> BatchUpdateError? {
         for (section, (shownSection, reportedSection)) in zip(shown.sections, reported.sections).enumerated() {
-            if shownSection.title != reportedSection.title {
+            if !literallyEqual(shownSection.title, reportedSection.title) {
                 return .identifiersDiffer(
                     position: [section],
                     difference: "section \(section) is \(quoted(shownSection.title)) in the table view "
@@ -158,7 +158,7 @@ public struct StrictListView<ItemID: Hashable & Sendable, Summary: Hashable & Se
                         + "but \(reportedSection.items.count) in the data source")
             }
             for (row, (shownItem, reportedItem)) in zip(shownSection.items, reportedSection.items).enumerated()
-            where shownItem.id != reportedItem.id {
+            where !literallyEqual(shownItem.id, reportedItem.id) {
                 return .identifiersDiffer(
                     position: [section, row],
                     difference: "row \(row) in section \(section) is \(quoted(String(describing: shownItem.id))) "

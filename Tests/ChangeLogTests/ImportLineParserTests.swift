@@ -202,13 +202,18 @@ struct ImportLineParserTests {
     func canonicallyEquivalentPrevious() throws {
         let line = Array("{\"sections\": [{\"title\": \"K\", \"items\": [{\"id\": \"é\", \"summary\": \"Å;\"}]}]}".utf8)
         let previous = try snapshot([("\u{212A}", ["e\u{301}:\u{212B}\u{37E}"])])
-        #expect(ImportLineAgreement.respelled(previous) == previous)
+        // Equal strings to Swift's `==` (canonical equivalence), but other code points: to the
+        // snapshot, another title, id and summary.
+        let respelled = ImportLineAgreement.respelled(previous)
+        #expect(respelled.sections[0].title == previous.sections[0].title)
+        #expect(respelled.sections[0].items[0].id == previous.sections[0].items[0].id)
+        #expect(respelled != previous)
         let parsed = try #require(ImportLineAgreement.parse(line))
         #expect(
             parsed.sections == [
                 .init(title: Array("K".utf8), items: [.init(id: [0xC3, 0xA9], summary: Array("Å;".utf8))])
             ])
-        for previous in [previous, ImportLineAgreement.respelled(previous)] {
+        for previous in [previous, respelled] {
             #expect(ImportLineAgreement.parse(line, previous: previous) == parsed)
         }
     }
@@ -335,14 +340,14 @@ enum ImportLineAgreement {
             ?? "bytes \(bytes)"
     }
 
-    /// `snapshot` with its strings respelled: the same snapshot to `==`, other bytes.
+    /// `snapshot` with its strings respelled: canonically equivalent strings, other code points.
     static func respelled(_ snapshot: LogSnapshot) -> LogSnapshot {
         let sections = snapshot.sections.map { section in
             LogSnapshot.Section(
                 title: respelled(section.title),
                 items: section.items.map { LogSnapshot.Item(id: respelled($0.id), summary: $0.summary.map(respelled)) })
         }
-        // Canonically equivalent strings keep the titles and the ids unique.
+        // Respelling swaps spellings one for one, so the titles and the ids stay unique.
         return try! LogSnapshot(sections: sections)
     }
 

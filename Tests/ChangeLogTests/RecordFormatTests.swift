@@ -268,28 +268,27 @@ struct RecordFormatTests {
 
     /// A collision of section or run chunks is hard to build, so the test makes one up: the
     /// base remembers, for its section chunk and its run chunk, the fingerprints of the content
-    /// the next snapshot needs. Taken on their word, the writer would store the base's title
-    /// bytes (a precomposed "é") for the new ones ("e" + U+0301) and the base's run of sections.
+    /// the next snapshot needs. Taken on their word, the writer would store the base's section
+    /// (naming the item chunk of the old summary) and the base's run of sections.
     @Test("section and run chunks are reused only when their content is confirmed, never on a fingerprint alone")
     func sectionAndRunReuseIsConfirmed() throws {
-        let items: [LogSnapshot.Item] = [.init(id: "a", summary: "1"), .init(id: "b")]
-        let first = try LogSnapshot(sections: [.init(title: "caf\u{E9}", items: items)])
-        let second = try LogSnapshot(sections: [.init(title: "cafe\u{301}", items: items)])
+        let first = try LogSnapshot(sections: [.init(title: "caf\u{E9}", items: [.init(id: "a", summary: "1")])])
+        let second = try LogSnapshot(sections: [.init(title: "caf\u{E9}", items: [.init(id: "a", summary: "2")])])
         var planner = ChunkPlanner(nextID: 1)
         var base = planner.store(first, reusing: .empty)
-        let itemChunks = base.sections[0].itemChunks.map(\.id)
-        let newSection = Chunk.section(title: second.sections[0].title, itemCount: 2, itemChunks: itemChunks)
+        // The new item chunk, then the new section chunk naming it, then the new run naming that.
+        let newItemChunk = planner.nextID
+        let newSection = Chunk.section(title: second.sections[0].title, itemCount: 1, itemChunks: [newItemChunk])
         base.sections[0].chunk.fingerprint = ContentHash.fingerprint(newSection.content)
-        // The new section chunk takes the next identifier, so the new run names it.
-        let newRun = Chunk.sections([planner.nextID])
+        let newRun = Chunk.sections([newItemChunk + 1])
         base.runs[0].fingerprint = ContentHash.fingerprint(newRun.content)
 
         var next = ChunkPlanner(nextID: planner.nextID)
         let stored = next.store(second, reusing: base)
-        #expect(stored.sections[0].itemChunks.map(\.id) == itemChunks)
-        #expect(stored.sections[0].chunk.id == planner.nextID)
-        #expect(stored.runs.map(\.id) == [planner.nextID + 1])
-        #expect(next.newChunks.map { Array($0.value.dropLast(8)) } == [newSection.content, newRun.content])
+        #expect(stored.sections[0].itemChunks.map(\.id) == [newItemChunk])
+        #expect(stored.sections[0].chunk.id == newItemChunk + 1)
+        #expect(stored.runs.map(\.id) == [newItemChunk + 2])
+        #expect(next.newChunks.map { Array($0.value.dropLast(8)) }.suffix(2) == [newSection.content, newRun.content])
     }
 
     @Test("item chunks read strings in place and write the bytes writeString writes")

@@ -9,8 +9,9 @@ import ListAdapter
 /// Keys are compared as the decoder compares them, after their escapes are decoded: `"id"` and
 /// `"\u0069d"` are the same key, and so are two spellings of an escaped surrogate pair. The
 /// decoder reads an object into a dictionary keyed by Swift strings, whose equality is Unicode
-/// canonical equivalence (the interchange format's identity): a precomposed `"é"` and `"e"` +
-/// U+0301 are one key too, of which the decoder would keep one value without a word.
+/// canonical equivalence (titles and identifiers, by contrast, compare code point by code
+/// point): in `meta`, a precomposed `"é"` and `"e"` + U+0301 are one key too, of which the
+/// decoder would keep one value without a word.
 package enum JSONDuplicateKeys {
     /// A key named twice in one object, and the path of that object in
     /// ``JSONInputProblem/path(_:)``'s notation.

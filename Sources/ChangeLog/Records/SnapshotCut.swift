@@ -69,8 +69,8 @@ struct SnapshotCut: Sendable {
             }
             let baseSection = base.snapshot.sections[baseOffset]
             let shared = SharedItems(section.items, baseSection.items)
-            // The section chunk holds the title: a title equal to the base's but spelled with
-            // other bytes (another Unicode normalization) needs a chunk of its own.
+            // The section chunk holds the title: reused only for the same bytes (which the
+            // snapshots' identity already implies, titles comparing code point by code point).
             if shared.prefix == section.items.count, shared.prefix == baseSection.items.count,
                 Self.sameBytes(section.title, baseSection.title)
             {
@@ -85,8 +85,8 @@ struct SnapshotCut: Sendable {
         self.sections = sections
     }
 
-    /// The offset of the base's section titled `title` by Swift's string equality (canonical
-    /// equivalence, as section identity is): usually the same offset, whose title is then
+    /// The offset of the base's section titled `title` (titles compare by their Unicode scalars,
+    /// as section identity does): usually the same offset, whose title is then
     /// recognised by its bits, without hashing it.
     private static func baseOffset(of title: String, at offset: Int, in base: LogSnapshot) -> Int? {
         if offset < base.sections.count, sameBits(base.sections[offset].title, title) {
