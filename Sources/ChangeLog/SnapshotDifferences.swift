@@ -41,9 +41,9 @@ struct SnapshotDifferences: Sendable {
                 }
                 continue
             }
-            let label = "section \(offset) \(quoted(expectedSection.title))"
+            let label = "section \(offset) \(quotedExcerpt(expectedSection.title))"
             if !literallyEqualStrings(expectedSection.title, foundSection.title) {
-                let (expectedTitle, foundTitle) = Self.quotedApart(expectedSection.title, foundSection.title)
+                let (expectedTitle, foundTitle) = quotedApart(expectedSection.title, foundSection.title)
                 add("section \(offset) expected \(expectedTitle) but found \(foundTitle)")
             }
             let expectedItems = expectedSection.items
@@ -69,7 +69,7 @@ struct SnapshotDifferences: Sendable {
                 } else if !literallyEqual(expectedItem.summary, foundItem.summary) {
                     let (expectedText, foundText) = Self.describeApart(expectedItem.summary, foundItem.summary)
                     add(
-                        "\(label): item \(path) \(quoted(String(describing: expectedItem.id))) expected "
+                        "\(label): item \(path) \(quotedExcerpt(String(describing: expectedItem.id))) expected "
                             + "\(expectedText) but found \(foundText)")
                 }
             }
@@ -82,18 +82,18 @@ struct SnapshotDifferences: Sendable {
     /// `"Today" (3 items)`.
     private static func describe<ItemID, Summary>(_ section: ListSnapshot<ItemID, Summary>.Section) -> String {
         let count = section.items.count
-        return "\(quoted(section.title)) (\(count == 1 ? "1 item" : "\(count) items"))"
+        return "\(quotedExcerpt(section.title)) (\(count == 1 ? "1 item" : "\(count) items"))"
     }
 
     /// `"msg-12" (summary "hi")`, or `"msg-12"` for an item without a summary.
     private static func describe<ItemID, Summary>(_ item: ListSnapshot<ItemID, Summary>.Item) -> String {
-        let id = quoted(String(describing: item.id))
-        return item.summary.map { "\(id) (summary \(quoted(String(describing: $0))))" } ?? id
+        let id = quotedExcerpt(String(describing: item.id))
+        return item.summary.map { "\(id) (summary \(quotedExcerpt(String(describing: $0))))" } ?? id
     }
 
     /// `summary "hi"`, or `no summary`.
     private static func describe<Summary>(_ summary: Summary?, spellingOut: Bool = false) -> String {
-        summary.map { "summary \(quotedText(String(describing: $0), spellingOut: spellingOut))" } ?? "no summary"
+        summary.map { "summary \(quotedExcerpt(String(describing: $0), spellingOut: spellingOut))" } ?? "no summary"
     }
 
     /// Two different items described; where they would read the same (texts that differ only
@@ -104,7 +104,7 @@ struct SnapshotDifferences: Sendable {
         let texts = (describe(expected), describe(found))
         guard texts.0 == texts.1 else { return texts }
         func spelledOut(_ item: ListSnapshot<ItemID, Summary>.Item) -> String {
-            let id = quotedText(String(describing: item.id), spellingOut: true)
+            let id = quotedExcerpt(String(describing: item.id), spellingOut: true)
             return item.summary.map { "\(id) (\(describe($0, spellingOut: true)))" } ?? id
         }
         return (spelledOut(expected), spelledOut(found))
@@ -116,26 +116,5 @@ struct SnapshotDifferences: Sendable {
         let texts = (describe(expected), describe(found))
         guard texts.0 == texts.1 else { return texts }
         return (describe(expected, spellingOut: true), describe(found, spellingOut: true))
-    }
-
-    /// Two different titles quoted, spelled out where they would read the same.
-    private static func quotedApart(_ expected: String, _ found: String) -> (String, String) {
-        let spellingOut = expected == found
-        return (quotedText(expected, spellingOut: spellingOut), quotedText(found, spellingOut: spellingOut))
-    }
-
-    /// `text` quoted as ``quoted(_:)`` quotes it or, with `spellingOut`, with every character
-    /// past ASCII as its Unicode scalar: `"cafe\u{301}"`.
-    private static func quotedText(_ text: String, spellingOut: Bool) -> String {
-        guard spellingOut else { return quoted(text) }
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            if scalar.isASCII {
-                appendEscaped(scalar, to: &result)
-            } else {
-                result += "\\u{\(String(scalar.value, radix: 16))}"
-            }
-        }
-        return result + "\""
     }
 }

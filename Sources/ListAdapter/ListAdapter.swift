@@ -58,6 +58,8 @@ public final class ListAdapter<DataSource: ListDataSource> {
     private var isChangingDataSource = false
     /// The task running diffs, while there is work.
     private var diffTask: Task<Void, Never>?
+    /// The diff being awaited, which `setDataSource(_:)` abandons.
+    private var runningDiff: AbandonableDiff<Result<(Snapshot, Changes), ListAdapterError>>?
     /// Where diffs run: a serial queue of the adapter's own, off the main actor and the pool.
     private let diffExecutor = DiffExecutor(label: "ListAdapter.diff")
 
@@ -92,6 +94,8 @@ public final class ListAdapter<DataSource: ListDataSource> {
     deinit {
         // Streams end with their adapter, so that `for await` loops over them finish.
         for continuation in updateContinuations.values { continuation.finish() }
+        // The data source's invalidator no longer belongs to an adapter.
+        _ = requests.newAttachment()
     }
 
     /// Asks the adapter to re-read its data source and deliver what changed.
@@ -136,10 +140,13 @@ public final class ListAdapter<DataSource: ListDataSource> {
     /// Moves the adapter to `dataSource`: attaches it, detaches the old one's invalidator, drops
     /// the cached items and invalidates. Observers get the changes between the old data source's
     /// snapshot and the new one's, in an update whose ``ListAdapterUpdate/isDataSourceChange``
-    /// is `true`. A diff of the old data source still running is discarded.
+    /// is `true`. A diff of the old data source still running is abandoned: its task is
+    /// cancelled and the new data source is read at once, without waiting for the old one to
+    /// return (it may never, as a stalled network source).
     ///
     /// - Complexity: O(*c*), where *c* is the number of cached items, plus an invalidation.
     public func setDataSource(_ dataSource: DataSource) {
+        runningDiff?.abandon()
         self.dataSource = dataSource
         itemCache.removeAll()
         itemFetches.removeAll()
@@ -179,12 +186,13 @@ public final class ListAdapter<DataSource: ListDataSource> {
             let source = dataSource
             let sourceAttachment = attachment
             let base = snapshot
-            let outcome = await withTaskExecutorPreference(diffExecutor) {
-                await Self.computeUpdate(of: source, from: base)
-            }
-            // When the data source was replaced while it was read, `setDataSource` requested a
-            // new diff and this one is dropped.
-            if sourceAttachment == attachment {
+            let diff = AbandonableDiff(on: diffExecutor) { await Self.computeUpdate(of: source, from: base) }
+            runningDiff = diff
+            let outcome = await diff.value()
+            runningDiff = nil
+            // When the data source was replaced while it was read, `setDataSource` abandoned
+            // this diff (`nil`) or, if it had returned already, requested a new one: dropped.
+            if let outcome, sourceAttachment == attachment {
                 switch outcome {
                 case .success(let (newSnapshot, changes)):
                     deliver(newSnapshot, changes: changes, from: base)
@@ -203,7 +211,7 @@ public final class ListAdapter<DataSource: ListDataSource> {
     /// Drops the last references the main actor holds to `snapshot` and `outcome` on `executor`,
     /// so that whatever they alone keep alive is freed there.
     private nonisolated static func release(
-        _ snapshot: consuming Snapshot, _ outcome: consuming Result<(Snapshot, Changes), ListAdapterError>,
+        _ snapshot: consuming Snapshot, _ outcome: consuming Result<(Snapshot, Changes), ListAdapterError>?,
         on executor: DiffExecutor
     ) {
         // Moved into a box the task empties: a copy left here (a capture, a parameter not consumed)
@@ -247,8 +255,11 @@ public final class ListAdapter<DataSource: ListDataSource> {
             isDataSourceChange: isChangingDataSource)
         isChangingDataSource = false
         dropStaleItems()
+        // The streams of this delivery: one that an observer creates below starts with the next
+        // update, as a stream does (its creator reads `snapshot`, this update's new snapshot).
+        let streams = updateContinuations
         notifyObservers { $0.listAdapter(self, didUpdate: update) }
-        for continuation in updateContinuations.values { continuation.yield(update) }
+        for (key, continuation) in streams where updateContinuations[key] != nil { continuation.yield(update) }
     }
 
     /// Records `error` and tells the observers; the snapshot stays as it was.

@@ -57,7 +57,7 @@ public struct ListAdapterError: Error, CustomStringConvertible {
     static func duplicateIdentifier(_ error: ListSnapshotError) -> Self {
         Self(
             code: .duplicateIdentifier,
-            message: "The data source returned the identifier \(quoted(error.duplicate)) twice "
+            message: "The data source returned the identifier \(quotedExcerpt(error.duplicate)) twice "
                 + "(\(error.firstPosition) and \(error.secondPosition) once grouped into sections); "
                 + "the adapter keeps its last snapshot. Make identifiers() return each identifier once",
             underlying: error)
@@ -67,7 +67,7 @@ public struct ListAdapterError: Error, CustomStringConvertible {
     static func itemFetchFailed(_ id: some Hashable, _ error: any Error) -> Self {
         Self(
             code: .itemFetchFailed,
-            message: "The data source failed to fetch the item \(quoted(String(describing: id))). "
+            message: "The data source failed to fetch the item \(quotedExcerpt(String(describing: id))). "
                 + "Check the data source's item(for:) and ask again",
             underlying: error)
     }

@@ -100,10 +100,11 @@ extension ListChangesError {
 
     /// An update whose `to` holds another item than its `from`.
     package static func updateMismatch(from: ItemPath, to: ItemPath, oldID: String, newID: String) -> Self {
-        Self(
+        let (old, new) = quotedApart(oldID, newID)
+        return Self(
             code: .updateMismatch, position: [to.section, to.item],
-            message: "item update from \(from) to \(to): the item at \(from) is \(quoted(oldID)), "
-                + "but the item at \(to) after the changes is \(quoted(newID))")
+            message: "item update from \(from) to \(to): the item at \(from) is \(old), "
+                + "but the item at \(to) after the changes is \(new)")
     }
 
     /// A result that is not a valid snapshot.

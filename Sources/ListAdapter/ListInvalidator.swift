@@ -33,7 +33,8 @@ public final class ListInvalidator: Sendable {
         if requests.request(from: attachment) { wake() }
     }
 
-    /// Whether this invalidator still belongs to its adapter's current data source.
+    /// Whether this invalidator still belongs to its adapter's current data source: `false` once
+    /// the adapter moved to another data source, or was deallocated.
     ///
     /// - Complexity: O(1).
     public var isAttached: Bool { requests.isCurrent(attachment) }

@@ -146,10 +146,11 @@ public struct StrictListView<ItemID: Hashable & Sendable, Summary: Hashable & Se
     ) -> BatchUpdateError? {
         for (section, (shownSection, reportedSection)) in zip(shown.sections, reported.sections).enumerated() {
             if !literallyEqual(shownSection.title, reportedSection.title) {
+                let (shownTitle, reportedTitle) = quotedApart(shownSection.title, reportedSection.title)
                 return .identifiersDiffer(
                     position: [section],
-                    difference: "section \(section) is \(quoted(shownSection.title)) in the table view "
-                        + "but \(quoted(reportedSection.title)) in the data source")
+                    difference: "section \(section) is \(shownTitle) in the table view "
+                        + "but \(reportedTitle) in the data source")
             }
             if shownSection.items.count != reportedSection.items.count {
                 return .identifiersDiffer(
@@ -159,10 +160,12 @@ public struct StrictListView<ItemID: Hashable & Sendable, Summary: Hashable & Se
             }
             for (row, (shownItem, reportedItem)) in zip(shownSection.items, reportedSection.items).enumerated()
             where !literallyEqual(shownItem.id, reportedItem.id) {
+                let (shownID, reportedID) = quotedApart(
+                    String(describing: shownItem.id), String(describing: reportedItem.id))
                 return .identifiersDiffer(
                     position: [section, row],
-                    difference: "row \(row) in section \(section) is \(quoted(String(describing: shownItem.id))) "
-                        + "in the table view but \(quoted(String(describing: reportedItem.id))) in the data source")
+                    difference: "row \(row) in section \(section) is \(shownID) in the table view but \(reportedID) "
+                        + "in the data source")
             }
         }
         return nil

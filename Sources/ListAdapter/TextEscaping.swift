@@ -12,14 +12,32 @@ package func quoted(_ value: String) -> String {
 /// ``quoted(_:)`` for a value of at most `limit` Unicode scalars; a longer one is cut there,
 /// with `...` and its length after the quotes, so that a huge value does not make a huge
 /// message.
-package func quotedExcerpt(_ value: String, limit: Int = 60) -> String {
+/// With `spellingOut`, every character past ASCII is written as its Unicode scalar
+/// (`"cafe\u{301}"`).
+package func quotedExcerpt(_ value: String, limit: Int = 60, spellingOut: Bool = false) -> String {
     let scalars = value.unicodeScalars
-    guard scalars.count > limit else { return quoted(value) }
     var result = "\""
     for scalar in scalars.prefix(limit) {
-        appendEscaped(scalar, to: &result)
+        if spellingOut, !scalar.isASCII {
+            result += "\\u{\(String(scalar.value, radix: 16))}"
+        } else {
+            appendEscaped(scalar, to: &result)
+        }
     }
+    guard scalars.count > limit else { return result + "\"" }
     return result + "\"... (\(value.utf8.count) bytes)"
+}
+
+/// Two values that differ, for a message that sets them side by side: each as
+/// ``quotedExcerpt(_:limit:spellingOut:)`` quotes it, with the characters past ASCII spelled out
+/// when the two would otherwise read the same (spellings of one text in other Unicode
+/// normalizations, which Swift's `==` on strings takes as equal).
+package func quotedApart(_ first: String, _ second: String, limit: Int = 60) -> (String, String) {
+    let spellingOut = first == second
+    return (
+        quotedExcerpt(first, limit: limit, spellingOut: spellingOut),
+        quotedExcerpt(second, limit: limit, spellingOut: spellingOut)
+    )
 }
 
 /// Appends `scalar` to `result` as ``quoted(_:)`` writes it between its quotes.

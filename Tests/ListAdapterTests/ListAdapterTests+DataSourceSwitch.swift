@@ -82,4 +82,39 @@ extension ListAdapterTests {
         #expect(update.oldSnapshot.isEmpty)
         #expect(update.newSnapshot == second.expectedSnapshot)
     }
+
+    @Test("Switching away from a data source that never returns reads the new one at once")
+    func switchFromStalledSource() async throws {
+        let stalled = MutableDataSource(Self.mail)
+        let second = MutableDataSource(makeSnapshot([("Other", ["q"])]))
+        let adapter = ListAdapter(dataSource: stalled)
+        let observer = RecordingObserver<MutableDataSource>()
+        adapter.addObserver(observer)
+        let gate = Gate()
+        stalled.blockNextIdentifiers(on: gate)
+        var started = stalled.identifiersStarted.makeAsyncIterator()
+        adapter.invalidate()
+        await started.next()
+        adapter.setDataSource(second)
+        // The old source stays stalled while the adapter goes idle; a guard against a hang (not
+        // a time limit on the work) opens it after a minute, which fails the test.
+        let guardTask = Task {
+            try await Task.sleep(for: .seconds(60))
+            Issue.record("the adapter waited for the stalled data source")
+            gate.open()
+        }
+        await adapter.waitUntilIdle()
+        guardTask.cancel()
+
+        #expect(second.identifiersCalls == 1)
+        #expect(adapter.snapshot == second.expectedSnapshot)
+        #expect(observer.updates.count == 1)
+        #expect(observer.updates.first?.isDataSourceChange == true)
+        // The stalled call returning late changes nothing.
+        gate.open()
+        await adapter.invalidateAndWait()
+        #expect(adapter.snapshot == second.expectedSnapshot)
+        #expect(observer.updates.count == 2)
+        #expect(stalled.identifiersCalls == 1)
+    }
 }
