@@ -20,6 +20,12 @@ where Renderer.ItemID == DataSource.ItemID, Renderer.Summary == DataSource.Summa
     /// The adapter whose updates the renderer gets.
     public let adapter: ListAdapter<DataSource>
     /// The renderer; the connector owns it and is the only one that changes it.
+    ///
+    /// While the connector calls the renderer (`reloadData`, `performBatchUpdates`), the
+    /// renderer is being modified in place: reading this property from inside those calls is an
+    /// overlapping access, which Swift's exclusivity checking stops the process for. A renderer
+    /// that needs the list during a call asks the connector for ``snapshot`` or the counts,
+    /// which are already the new ones.
     public private(set) var renderer: Renderer
     /// What the renderer has applied: the snapshot every count and identifier comes from.
     public private(set) var snapshot: Snapshot

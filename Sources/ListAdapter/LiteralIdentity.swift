@@ -49,11 +49,20 @@ package func hashLiterally<Value: Hashable>(_ value: Value?, into hasher: inout 
 }
 
 /// Whether two strings hold the same UTF-8 bytes. Two strings with the same representation
-/// (the same inline bytes, or the same storage) do, without reading them.
-@inlinable
+/// (the same inline bytes, or the same storage) do, without reading them. Strings that are not
+/// canonically equivalent are not the same bytes either, and Swift's own `==` tells those apart
+/// fastest (a comparison of the bits of two small strings, or of the bytes of two normalized
+/// ones); only strings equal to it are compared byte for byte.
+@inlinable @inline(__always)
 package func literallyEqualStrings(_ lhs: String, _ rhs: String) -> Bool {
     let same = withUnsafePointer(to: lhs) { left in withUnsafePointer(to: rhs) { right in identicalBits(left, right) } }
-    if same { return true }
+    return same || (lhs == rhs && literallyEqualStringsApart(lhs, rhs))
+}
+
+/// ``literallyEqualStrings(_:_:)`` for canonically equivalent strings whose representations
+/// differ.
+@inlinable @inline(never)
+package func literallyEqualStringsApart(_ lhs: String, _ rhs: String) -> Bool {
     guard lhs.utf8.count == rhs.utf8.count else { return false }
     // Native strings are contiguous: compared in place, without a copy.
     let compared = lhs.utf8.withContiguousStorageIfAvailable { left in
@@ -71,17 +80,13 @@ package func bytesEqual(_ lhs: UnsafePointer<UInt8>, _ rhs: UnsafePointer<UInt8>
     UnsafeBufferPointer(start: lhs, count: count).elementsEqual(UnsafeBufferPointer(start: rhs, count: count))
 }
 
-/// Feeds a string's UTF-8 bytes to `hasher`, then a byte no UTF-8 text holds (0xFF), so that
-/// consecutive strings hash apart from their concatenation.
-@inlinable
+/// Feeds a string to `hasher` as Swift hashes it: its canonical equivalence class, which is
+/// consistent with the literal equality (equal bytes are equivalent), costs no more, and keeps
+/// the fast paths Swift has for ASCII and normalized text. Spellings of one text in other
+/// normalizations hash alike and are told apart by ``literallyEqualStrings(_:_:)``.
+@inlinable @inline(__always)
 package func hashStringLiterally(_ string: String, into hasher: inout Hasher) {
-    let hashed: Void? = string.utf8.withContiguousStorageIfAvailable { bytes in
-        hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
-    }
-    if hashed == nil {
-        for byte in string.utf8 { hasher.combine(byte) }
-    }
-    hasher.combine(0xFF as UInt8)
+    hasher.combine(string)
 }
 
 /// A dictionary key that compares and hashes its value literally (``literallyEqual(_:_:)``):

@@ -40,6 +40,34 @@ package func quotedApart(_ first: String, _ second: String, limit: Int = 60) -> 
     )
 }
 
+/// UTF-8 bytes quoted as ``quoted(_:)`` quotes text, each byte that is not valid UTF-8 as `\xFF`,
+/// so that text that is not UTF-8 reads unambiguously on one line: `"bad\xFFname"`. With a
+/// `limit`, at most that many characters (a scalar, or a byte that is not UTF-8), then `...`.
+package func quotedUTF8(_ bytes: some Collection<UInt8>, limit: Int = .max) -> String {
+    var shown = "\""
+    var parser = Unicode.UTF8.ForwardParser()
+    var iterator = bytes.makeIterator()
+    var rest = bytes[...]
+    var count = 0
+    while count < limit {
+        switch parser.parseScalar(from: &iterator) {
+        case .valid(let encoded):
+            rest = rest.dropFirst(encoded.count)
+            appendEscaped(Unicode.UTF8.decode(encoded), to: &shown)
+            count += 1
+        case .error(let length):
+            for byte in rest.prefix(length) {
+                shown += "\\x" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+            }
+            rest = rest.dropFirst(length)
+            count += 1
+        case .emptyInput:
+            return shown + "\""
+        }
+    }
+    return shown + (rest.isEmpty ? "\"" : "\"...")
+}
+
 /// Appends `scalar` to `result` as ``quoted(_:)`` writes it between its quotes.
 package func appendEscaped(_ scalar: Unicode.Scalar, to result: inout String) {
     switch scalar {

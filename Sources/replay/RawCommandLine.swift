@@ -53,24 +53,6 @@ enum RawCommandLine {
         guard String(validatingCString: text) == nil else { return nil }
         let bytes = UnsafeBufferPointer(
             start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: strlen(text))
-        var shown = "\""
-        var parser = Unicode.UTF8.ForwardParser()
-        var iterator = bytes.makeIterator()
-        var offset = 0
-        parsing: while true {
-            switch parser.parseScalar(from: &iterator) {
-            case .valid(let encoded):
-                offset += encoded.count
-                appendEscaped(Unicode.UTF8.decode(encoded), to: &shown)
-            case .error(let length):
-                for byte in bytes[offset..<offset + length] {
-                    shown += "\\x" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16, uppercase: true)
-                }
-                offset += length
-            case .emptyInput:
-                break parsing
-            }
-        }
-        return shown + "\""
+        return quotedUTF8(bytes)
     }
 }

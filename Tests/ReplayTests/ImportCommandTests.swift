@@ -30,7 +30,7 @@ struct ImportCommandTests {
     }
 
     static let badLines: [(String, String)] = [
-        ("not json at all", "line 2: not valid JSON: invalid value at column 1"),
+        ("not json at all", #"line 2: not valid JSON: invalid value at column 1 ("not json at all")"#),
         (#"{"sections": [{"items": []}]}"#, #"line 2: missing field "title" in sections[0]"#),
         (#"{"sections": [{"title": 7, "items": []}]}"#, "line 2: field sections[0].title is not a string: 7"),
         (
@@ -124,16 +124,19 @@ struct ImportCommandTests {
     @Test(
         "a line that is not JSON is refused even where the decoder does not look",
         arguments: [
-            (#"{"sections": [],}"#, "trailing comma at column 16"),
-            (#"{"sections": [{"title": "A", "items": [{"id": "a",}]}]}"#, "trailing comma at column 50"),
-            (#"{"sections": [], "x": 01}"#, "invalid number at column 23"),
-            (#"{"sections": [], "x": 1.e}"#, "invalid number at column 23"),
-            (#"{"sections": [], "x": "\q"}"#, "invalid escape at column 24"),
-            (#"{"sections": [], "x": [1,]}"#, "trailing comma at column 25"),
-            (#"{"sections": [], "x": "\ud800"}"#, #"unpaired UTF-16 surrogate in a \u escape at column 24"#),
+            (#"{"sections": [],}"#, #"trailing comma at column 16 (",}")"#),
+            (#"{"sections": [{"title": "A", "items": [{"id": "a",}]}]}"#, #"trailing comma at column 50 (",}]}]}")"#),
+            (#"{"sections": [], "x": 01}"#, #"invalid number at column 23 ("01}")"#),
+            (#"{"sections": [], "x": 1.e}"#, #"invalid number at column 23 ("1.e}")"#),
+            (#"{"sections": [], "x": "\q"}"#, #"invalid escape at column 24 ("\\q\"}")"#),
+            (#"{"sections": [], "x": [1,]}"#, #"trailing comma at column 25 (",]}")"#),
+            (
+                #"{"sections": [], "x": "\ud800"}"#,
+                #"unpaired UTF-16 surrogate in a \u escape at column 24 ("\\ud800\"}")"#
+            ),
             (
                 #"{"sections": [{"title": "\udc00", "items": []}]}"#,
-                #"unpaired UTF-16 surrogate in a \u escape at column 26"#
+                #"unpaired UTF-16 surrogate in a \u escape at column 26 ("\\udc00\", \"items\": []"...)"#
             ),
             (#"{"sections": [{"title": "A", "items": ["#, "unexpected end of text, expected a value at column 40"),
             (#"{"sections": [{"title": "A"#, "unexpected end of text in a string at column 27"),
@@ -176,7 +179,8 @@ struct ImportCommandTests {
             #expect(result.status == 2, "\(result)")
             #expect(
                 result.stderr
-                    == "replay: \(file), line 1: not valid JSON: invalid UTF-8 in a string at column \(column); "
+                    == "replay: \(file), line 1: not valid JSON: invalid UTF-8 in a string at column \(column) "
+                    + #"("\xFF\", \"items\": []}]}"); "#
                     + "nothing was appended\n", "\(result)")
         }
         #expect(!FileManager.default.fileExists(atPath: log))
@@ -328,7 +332,10 @@ struct ImportCommandTests {
         let result = try ToolRunner.run(["import", "-", "--log", log, "--skip-invalid"], input: input)
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout == "appended revisions 1 to 2 (2) to \(log)\nskipped 1 invalid lines\n")
-        #expect(result.stderr == "replay: skipped standard input, line 2: not valid JSON: invalid value at column 1\n")
+        #expect(
+            result.stderr
+                == #"replay: skipped standard input, line 2: not valid JSON: invalid value at column 1 ("nope")"# + "\n"
+        )
     }
 
     @Test("--commit-every appends nothing when a later line is bad: every line is checked first")
@@ -341,7 +348,7 @@ struct ImportCommandTests {
         #expect(result.status == 2)
         #expect(
             result.stderr
-                == "replay: standard input, line 6: not valid JSON: expected a key in double quotes at column 2; "
+                == #"replay: standard input, line 6: not valid JSON: expected a key in double quotes at column 2 ("broken"); "#
                 + "nothing was appended\n")
         #expect(!FileManager.default.fileExists(atPath: log))
         let good = try ToolRunner.run(["import", "-", "--log", log, "--commit-every", "2"], input: Fixtures.growing(5))

@@ -57,9 +57,23 @@ package enum JSONInputProblem {
         return "\(refused): \(sentence[..<range.lowerBound]) at \(place(ofByte: offset, in: json))"
     }
 
-    /// `not valid JSON: trailing comma at column 16`: `reason`, at the byte at `offset` of `json`.
+    /// `not valid JSON: trailing comma at column 16 ("]}")`: `reason`, at the byte at `offset`
+    /// of `json`, and the text from there (``excerpt(atByte:in:)``).
     package static func notJSON(_ reason: String, atByte offset: Int, in json: Data) -> String {
-        "not valid JSON: \(reason) at \(place(ofByte: offset, in: json))"
+        "not valid JSON: \(reason) at \(place(ofByte: offset, in: json))\(excerpt(atByte: offset, in: json))"
+    }
+
+    /// How many Unicode scalars of the text at a syntax error its message quotes.
+    static let excerptLength = 20
+
+    /// ` ("tru]}]}")`: the text from the byte at `offset` to the end of its line, cut after
+    /// ``excerptLength`` Unicode scalars (`...`), quoted with its control characters escaped; empty
+    /// at the end of the line.
+    private static func excerpt(atByte offset: Int, in json: Data) -> String {
+        let start = json.startIndex + min(max(offset, 0), json.count)
+        let rest = json[start...].prefix { $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: "\r") }
+        guard !rest.isEmpty else { return "" }
+        return " (\(quotedUTF8(rest, limit: excerptLength)))"
     }
 
     /// `line 2, column 14` for the byte at `offset` (0-based, from the text's first byte) of
