@@ -55,6 +55,21 @@ public struct ListChanges<ItemID: Hashable & Sendable, Summary: Hashable & Senda
             self.id = id
             self.summary = summary
         }
+
+        /// Equal when the paths are and the identifiers and summaries are, strings compared by
+        /// their Unicode scalars, as snapshots compare them.
+        @inlinable
+        public static func == (lhs: Self, rhs: Self) -> Bool {
+            lhs.at == rhs.at && literallyEqual(lhs.id, rhs.id) && literallyEqual(lhs.summary, rhs.summary)
+        }
+
+        /// Hashes the path, the identifier and the summary, consistently with `==`.
+        @inlinable
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(at)
+            hashLiterally(id, into: &hasher)
+            hashLiterally(summary, into: &hasher)
+        }
     }
 
     /// An item that moves to another section, or whose relative order in its section changed.
@@ -87,6 +102,21 @@ public struct ListChanges<ItemID: Hashable & Sendable, Summary: Hashable & Senda
             self.from = from
             self.to = to
             self.summary = summary
+        }
+
+        /// Equal when the paths are and the summaries are, strings compared by their Unicode
+        /// scalars, as snapshots compare them.
+        @inlinable
+        public static func == (lhs: Self, rhs: Self) -> Bool {
+            lhs.from == rhs.from && lhs.to == rhs.to && literallyEqual(lhs.summary, rhs.summary)
+        }
+
+        /// Hashes the paths and the summary, consistently with `==`.
+        @inlinable
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(from)
+            hasher.combine(to)
+            hashLiterally(summary, into: &hasher)
         }
     }
 
