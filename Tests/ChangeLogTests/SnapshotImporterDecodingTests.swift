@@ -140,12 +140,12 @@ struct SnapshotImporterDecodingTests {
         let old = before.snapshot.sections[0].items
         let new = after.snapshot.sections[0].items
         // Summaries past 15 bytes live in storage of their own: the same bits, the same storage.
-        #expect(SnapshotCut.sameBits(old[0].summary!, new[0].summary!))
-        #expect(!SnapshotCut.sameBits(old[1].summary!, new[1].summary!))
+        #expect(Self.sameBits(old[0].summary!, new[0].summary!))
+        #expect(!Self.sameBits(old[1].summary!, new[1].summary!))
         #expect(new[1].summary == "a changed summary, 28 bytes")
         // Decoded alone, the same line shares nothing.
         let alone = try SnapshotImporter.decode(line: Data(second.utf8), lineNumber: 2)
-        #expect(!SnapshotCut.sameBits(old[0].summary!, alone.snapshot.sections[0].items[0].summary!))
+        #expect(!Self.sameBits(old[0].summary!, alone.snapshot.sections[0].items[0].summary!))
     }
 
     /// A line that spells a string as the line before does, but in another Unicode
@@ -170,5 +170,11 @@ struct SnapshotImporterDecodingTests {
             }
             #expect(try await log.verify().isValid)
         }
+    }
+
+    /// Whether two strings have the same representation: the same storage, for strings past
+    /// 15 bytes.
+    static func sameBits(_ lhs: String, _ rhs: String) -> Bool {
+        unsafeBitCast(lhs, to: (UInt64, UInt64).self) == unsafeBitCast(rhs, to: (UInt64, UInt64).self)
     }
 }

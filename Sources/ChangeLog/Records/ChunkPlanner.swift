@@ -89,7 +89,7 @@ struct ChunkPlanner {
         let baseSection = base.snapshot.sections[offset]
         let baseChunks = base.sections[offset].itemChunks
         return baseSection.items.count == section.items.count && baseChunks.count == itemChunks.count
-            && SnapshotCut.sameBytes(baseSection.title, section.title)
+            && literallyEqualStrings(baseSection.title, section.title)
             && zip(baseChunks, itemChunks).allSatisfy { $0.id == $1.id }
     }
 

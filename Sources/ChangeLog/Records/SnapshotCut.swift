@@ -72,7 +72,7 @@ struct SnapshotCut: Sendable {
             // The section chunk holds the title: reused only for the same bytes (which the
             // snapshots' identity already implies, titles comparing code point by code point).
             if shared.prefix == section.items.count, shared.prefix == baseSection.items.count,
-                Self.sameBytes(section.title, baseSection.title)
+                literallyEqualStrings(section.title, baseSection.title)
             {
                 sections.append(.unchanged(base.sections[baseOffset]))
                 continue
@@ -89,7 +89,7 @@ struct SnapshotCut: Sendable {
     /// as section identity does): usually the same offset, whose title is then
     /// recognised by its bits, without hashing it.
     private static func baseOffset(of title: String, at offset: Int, in base: LogSnapshot) -> Int? {
-        if offset < base.sections.count, sameBits(base.sections[offset].title, title) {
+        if offset < base.sections.count, literallyEqualStrings(base.sections[offset].title, title) {
             return offset
         }
         return base.sectionOffset(titled: title)
@@ -239,7 +239,7 @@ struct SnapshotCut: Sendable {
         while candidate < min(nextBase + 4, baseChunks.count) {
             defer { candidate += 1 }
             let baseStart = baseStarts[candidate]
-            guard sameBytes(base[baseStart].id, first) else { continue }
+            guard literallyEqualStrings(base[baseStart].id, first) else { continue }
             let count = baseChunks[candidate].itemCount
             guard start + count <= items.count else { return nil }
             guard mayReuse(candidate, of: baseChunks.count, endingAt: start + count, sectionEnd: items.count) else {
@@ -283,49 +283,16 @@ struct SnapshotCut: Sendable {
         (0..<count).allSatisfy { sameBytes(base, baseStart + $0, items, start + $0) }
     }
 
-    /// Whether `lhs[left]` and `rhs[right]` are the same byte for byte. Swift's `==` on strings
-    /// treats canonically equivalent strings (a precomposed "é" and "e" + U+0301) as equal;
-    /// reusing a chunk on that basis would store the old bytes for the new snapshot. Items whose
-    /// bits are the same (strings shared with the previous snapshot) are compared without
-    /// copying them, which would retain and release their strings.
+    /// Whether `lhs[left]` and `rhs[right]` are the same byte for byte (items compare their
+    /// strings code point by code point): items whose bits are the same (strings shared with the
+    /// previous snapshot) are compared without copying them, which would retain and release
+    /// their strings.
     @inline(__always)
     static func sameBytes(
         _ lhs: UnsafeBufferPointer<LogSnapshot.Item>, _ left: Int, _ rhs: UnsafeBufferPointer<LogSnapshot.Item>,
         _ right: Int
     ) -> Bool {
-        identicalBits(lhs.baseAddress! + left, rhs.baseAddress! + right) || sameBytes(lhs[left], rhs[right])
-    }
-
-    /// Whether two items are the same byte for byte.
-    @inline(__always)
-    static func sameBytes(_ lhs: LogSnapshot.Item, _ rhs: LogSnapshot.Item) -> Bool {
-        guard sameBytes(lhs.id, rhs.id) else { return false }
-        switch (lhs.summary, rhs.summary) {
-        case (nil, nil): return true
-        case (let left?, let right?): return sameBytes(left, right)
-        default: return false
-        }
-    }
-
-    /// Whether two strings have the same representation, hence the same bytes.
-    @inline(__always)
-    static func sameBits(_ lhs: String, _ rhs: String) -> Bool {
-        unsafeBitCast(lhs, to: (UInt64, UInt64).self) == unsafeBitCast(rhs, to: (UInt64, UInt64).self)
-    }
-
-    /// Whether two strings hold the same UTF-8 bytes. Two strings whose representations are
-    /// bit for bit the same hold the same bytes (a small string holds its bytes inline, a large
-    /// one points to the same immutable storage), which spares the byte comparison for the
-    /// strings a new snapshot shares with the previous one.
-    @inline(__always)
-    static func sameBytes(_ lhs: String, _ rhs: String) -> Bool {
-        if sameBits(lhs, rhs) {
-            return true
-        }
-        guard lhs.utf8.count == rhs.utf8.count else { return false }
-        var lhs = lhs
-        var rhs = rhs
-        return lhs.withUTF8 { left in rhs.withUTF8 { right in left.elementsEqual(right) } }
+        identicalBits(lhs.baseAddress! + left, rhs.baseAddress! + right) || lhs[left] == rhs[right]
     }
 
     /// The end of the item chunk that starts at `start` (``ChunkingPolicy``).
