@@ -61,7 +61,8 @@ public final class ListAdapter<DataSource: ListDataSource> {
     /// The diff being awaited, which `setDataSource(_:)` abandons.
     private var runningDiff: AbandonableDiff<Result<(Snapshot, Changes), ListAdapterError>>?
     /// Where diffs run: a serial queue of the adapter's own, off the main actor and the pool.
-    private let diffExecutor = DiffExecutor(label: "ListAdapter.diff")
+    /// Replaced when a diff is abandoned: a data source that blocks its thread keeps the old one.
+    private var diffExecutor = DiffExecutor(label: "ListAdapter.diff")
 
     /// The registered observers, in registration order.
     var observers: [ObserverEntry] = []
@@ -141,12 +142,16 @@ public final class ListAdapter<DataSource: ListDataSource> {
     /// the cached items and invalidates. Observers get the changes between the old data source's
     /// snapshot and the new one's, in an update whose ``ListAdapterUpdate/isDataSourceChange``
     /// is `true`. A diff of the old data source still running is abandoned: its task is
-    /// cancelled and the new data source is read at once, without waiting for the old one to
-    /// return (it may never, as a stalled network source).
+    /// cancelled and the new data source is read at once, on a thread of its own, without
+    /// waiting for the old one to return (it may never, as a stalled network source, or one that
+    /// blocks its thread).
     ///
     /// - Complexity: O(*c*), where *c* is the number of cached items, plus an invalidation.
     public func setDataSource(_ dataSource: DataSource) {
-        runningDiff?.abandon()
+        if let runningDiff {
+            runningDiff.abandon()
+            diffExecutor = DiffExecutor(label: "ListAdapter.diff")
+        }
         self.dataSource = dataSource
         itemCache.removeAll()
         itemFetches.removeAll()

@@ -80,13 +80,20 @@ package func bytesEqual(_ lhs: UnsafePointer<UInt8>, _ rhs: UnsafePointer<UInt8>
     UnsafeBufferPointer(start: lhs, count: count).elementsEqual(UnsafeBufferPointer(start: rhs, count: count))
 }
 
-/// Feeds a string to `hasher` as Swift hashes it: its canonical equivalence class, which is
-/// consistent with the literal equality (equal bytes are equivalent), costs no more, and keeps
-/// the fast paths Swift has for ASCII and normalized text. Spellings of one text in other
-/// normalizations hash alike and are told apart by ``literallyEqualStrings(_:_:)``.
+/// Feeds a string's UTF-8 bytes to `hasher`, then a byte no UTF-8 text holds (0xFF), so that
+/// consecutive strings hash apart from their concatenation: what Swift's own hashing feeds it for
+/// normalized text, so ASCII costs the same. Hashing spellings of one text in other
+/// normalizations alike (Swift's way, consistent with the finer literal equality too) would let
+/// an input of many spellings of one text (2ⁿ of n "é"s) collide all in one bucket.
 @inlinable @inline(__always)
 package func hashStringLiterally(_ string: String, into hasher: inout Hasher) {
-    hasher.combine(string)
+    let hashed: Void? = string.utf8.withContiguousStorageIfAvailable { bytes in
+        hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
+    }
+    if hashed == nil {
+        for byte in string.utf8 { hasher.combine(byte) }
+    }
+    hasher.combine(0xFF as UInt8)
 }
 
 /// A dictionary key that compares and hashes its value literally (``literallyEqual(_:_:)``):

@@ -1,3 +1,5 @@
+import Dispatch
+import Synchronization
 import Testing
 
 @testable import ListAdapter
@@ -117,4 +119,61 @@ extension ListAdapterTests {
         #expect(observer.updates.count == 2)
         #expect(stalled.identifiersCalls == 1)
     }
+
+    @Test("Switching away from a data source that blocks its thread reads the new one at once")
+    func switchFromBlockingSource() async throws {
+        let blocking = ThreadBlockingDataSource(["a"])
+        let second = ThreadBlockingDataSource(["q"], blocks: false)
+        let adapter = ListAdapter(dataSource: blocking)
+        adapter.invalidate()
+        while !blocking.isBlocked { try await Task.sleep(for: .milliseconds(5)) }
+        adapter.setDataSource(second)
+        // A guard against a hang (not a time limit on the work): after a minute it unblocks the
+        // old source's thread, which fails the test.
+        let guardTask = Task {
+            try await Task.sleep(for: .seconds(60))
+            Issue.record("the new data source waited for the old one's thread")
+            blocking.unblock()
+        }
+        await adapter.waitUntilIdle()
+        guardTask.cancel()
+        #expect(adapter.snapshot.identifiers == ["q"])
+        blocking.unblock()
+    }
+}
+
+/// A data source whose `identifiers()` blocks its thread (a synchronous read that hangs) until
+/// ``unblock()``, unless made with `blocks: false`.
+final class ThreadBlockingDataSource: ListDataSource {
+    typealias ItemID = String
+    typealias Summary = String
+    typealias Item = String
+
+    private let ids: [String]
+    private let blocks: Bool
+    private let released = DispatchSemaphore(value: 0)
+    private let blocked = Mutex(false)
+
+    init(_ ids: [String], blocks: Bool = true) {
+        self.ids = ids
+        self.blocks = blocks
+    }
+
+    /// Whether a call is blocked in `identifiers()`.
+    var isBlocked: Bool { blocked.withLock { $0 } }
+
+    /// Lets the blocked call return.
+    func unblock() { released.signal() }
+
+    func identifiers() async throws -> [String] {
+        if blocks {
+            blocked.withLock { $0 = true }
+            released.wait()
+        }
+        return ids
+    }
+
+    func sectionTitle(for id: String) -> String? { "S" }
+    func summary(for id: String) -> String? { nil }
+    func item(for id: String) async throws -> String { id }
 }
