@@ -11,8 +11,10 @@ final class AbandonableDiff<Outcome: Sendable>: Sendable {
     private enum State {
         /// Running; the awaiter, once it waits.
         case running(CheckedContinuation<Outcome?, Never>?)
-        /// Decided: the outcome, or `nil` when abandoned.
+        /// Decided before the awaiter waited: the outcome, or `nil` when abandoned.
         case decided(Outcome?)
+        /// Handed to the awaiter: the diff keeps nothing of it (whoever frees it decides where).
+        case delivered
     }
 
     private let state = Mutex(State.running(nil))
@@ -36,7 +38,10 @@ final class AbandonableDiff<Outcome: Sendable>: Sendable {
                     state = .running(continuation)
                     return nil
                 case .decided(let outcome):
+                    state = .delivered
                     return .some(outcome)
+                case .delivered:
+                    preconditionFailure("an abandonable diff is awaited once")
                 }
             }
             if let decided {
@@ -57,13 +62,15 @@ final class AbandonableDiff<Outcome: Sendable>: Sendable {
     }
 
     private func decide(_ outcome: Outcome?) {
-        let waiting = state.withLock { state -> CheckedContinuation<Outcome?, Never>?? in
+        let waiting = state.withLock { state -> CheckedContinuation<Outcome?, Never>? in
             guard case .running(let continuation) = state else { return nil }
-            state = .decided(outcome)
-            return .some(continuation)
+            guard let continuation else {
+                state = .decided(outcome)
+                return nil
+            }
+            state = .delivered
+            return continuation
         }
-        if case .some(.some(let continuation)) = waiting {
-            continuation.resume(returning: outcome)
-        }
+        waiting?.resume(returning: outcome)
     }
 }

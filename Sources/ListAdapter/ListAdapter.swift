@@ -93,6 +93,8 @@ public final class ListAdapter<DataSource: ListDataSource> {
     }
 
     deinit {
+        // A diff still reading the data source is not needed any more.
+        runningDiff?.abandon()
         // Streams end with their adapter, so that `for await` loops over them finish.
         for continuation in updateContinuations.values { continuation.finish() }
         // The data source's invalidator no longer belongs to an adapter.
@@ -174,43 +176,74 @@ public final class ListAdapter<DataSource: ListDataSource> {
     }
 
     /// Starts the diff task when there are requests it has not handled and it is not running.
+    ///
+    /// Diffs run one at a time until every request is handled. Only this loop changes
+    /// `snapshot`, so each diff starts from the snapshot the previous one delivered. The task
+    /// holds the adapter only while it starts or ends a diff, not while the data source is read:
+    /// an adapter dropped meanwhile is deallocated (abandoning the diff), even while its data
+    /// source stalls.
     private func startIfNeeded() {
         guard diffTask == nil, requests.count > handledRequests else { return }
-        diffTask = Task { await self.runDiffs() }
+        diffTask = Task { [weak self] in
+            while let turn = self?.startDiff() {
+                turn.outcome = await turn.diff.value()
+                self?.endDiff(turn)
+            }
+        }
     }
 
-    /// Runs diffs until every request is handled. Only this loop changes `snapshot`, one diff at
-    /// a time, so each diff starts from the snapshot the previous one delivered.
-    private func runDiffs() async {
-        while true {
-            let requested = requests.count
-            guard requested > handledRequests else { break }
-            // Read the count before the data source: a request counted after this line is
-            // handled by the next turn of the loop.
-            handledRequests = requested
-            let source = dataSource
-            let sourceAttachment = attachment
-            let base = snapshot
-            let diff = AbandonableDiff(on: diffExecutor) { await Self.computeUpdate(of: source, from: base) }
-            runningDiff = diff
-            let outcome = await diff.value()
-            runningDiff = nil
-            // When the data source was replaced while it was read, `setDataSource` abandoned
-            // this diff (`nil`) or, if it had returned already, requested a new one: dropped.
-            if let outcome, sourceAttachment == attachment {
-                switch outcome {
-                case .success(let (newSnapshot, changes)):
-                    deliver(newSnapshot, changes: changes, from: base)
-                case .failure(let error):
-                    fail(error)
-                }
-            }
-            // Free what this turn replaced (the previous snapshot) or dropped on the diff queue:
-            // freeing a large list costs about as much as building it, O(n), and the main actor
-            // must not wait for it.
-            Self.release(consume base, consume outcome, on: diffExecutor)
+    /// One diff: what it started from, and its outcome once awaited.
+    private final class DiffTurn {
+        let diff: AbandonableDiff<Result<(Snapshot, Changes), ListAdapterError>>
+        let attachment: UInt64
+        var base: Snapshot?
+        var outcome: Result<(Snapshot, Changes), ListAdapterError>?
+
+        init(diff: AbandonableDiff<Result<(Snapshot, Changes), ListAdapterError>>, attachment: UInt64, base: Snapshot) {
+            self.diff = diff
+            self.attachment = attachment
+            self.base = base
         }
-        diffTask = nil
+    }
+
+    /// Starts the next diff, or ends the task (`nil`) when every request is handled.
+    private func startDiff() -> DiffTurn? {
+        let requested = requests.count
+        guard requested > handledRequests else {
+            diffTask = nil
+            return nil
+        }
+        // Read the count before the data source: a request counted after this line is handled
+        // by the next turn of the loop.
+        handledRequests = requested
+        let source = dataSource
+        let base = snapshot
+        let diff = AbandonableDiff(on: diffExecutor) { await Self.computeUpdate(of: source, from: base) }
+        runningDiff = diff
+        return DiffTurn(diff: diff, attachment: attachment, base: base)
+    }
+
+    /// Delivers a diff's outcome, unless its data source was replaced meanwhile: then
+    /// `setDataSource` abandoned it (no outcome) or, if it had returned already, requested a new
+    /// one, and it is dropped.
+    private func endDiff(_ turn: DiffTurn) {
+        runningDiff = nil
+        guard let base = turn.base else { return }
+        let outcome = turn.outcome
+        turn.base = nil
+        turn.outcome = nil
+        if let outcome, turn.attachment == attachment {
+            switch outcome {
+            case .success(let (newSnapshot, changes)):
+                deliver(newSnapshot, changes: changes, from: base)
+            case .failure(let error):
+                fail(error)
+            }
+        }
+        // Free what this turn replaced (the previous snapshot) or dropped on the diff queue:
+        // freeing a large list costs about as much as building it, O(n), and the main actor
+        // must not wait for it.
+        Self.release(consume base, consume outcome, on: diffExecutor)
     }
 
     /// Drops the last references the main actor holds to `snapshot` and `outcome` on `executor`,

@@ -77,15 +77,27 @@ package func appendEscaped(_ scalar: Unicode.Scalar, to result: inout String) {
     }
 }
 
-/// Appends `scalar` to `result`, a control character escaped as `\n`, `\t`, `\r` or
-/// `\u{1b}`: the escaping of ``appendEscaped(_:to:)`` without the quotes' own.
+/// Whether messages and text output escape `scalar`: the control characters (C0, DEL, C1), the
+/// line and paragraph separators (U+2028, U+2029: line breaks to some tools), the bidirectional
+/// controls (U+202A–U+202E, U+2066–U+2069: they reorder the rest of a line as shown) and the
+/// byte order mark (U+FEFF, invisible). A value shown never spans lines, moves the cursor,
+/// sends a terminal escape sequence or hides a character.
+package func isEscapedInText(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069, 0xFEFF: return true
+    default: return scalar.properties.generalCategory == .control
+    }
+}
+
+/// Appends `scalar` to `result`, escaped as `\n`, `\t`, `\r` or `\u{1b}` where
+/// ``isEscapedInText(_:)``: the escaping of ``appendEscaped(_:to:)`` without the quotes' own.
 package func appendEscapingControl(_ scalar: Unicode.Scalar, to result: inout String) {
     switch scalar {
     case "\n": result += "\\n"
     case "\t": result += "\\t"
     case "\r": result += "\\r"
     default:
-        if scalar.properties.generalCategory == .control {
+        if isEscapedInText(scalar) {
             result += "\\u{\(String(scalar.value, radix: 16))}"
         } else {
             result.unicodeScalars.append(scalar)
@@ -99,7 +111,7 @@ package func appendEscapingControl(_ scalar: Unicode.Scalar, to result: inout St
 /// (for `key=value` lists).
 package func printable(_ text: String, quotingSpaces: Bool = false) -> String {
     let needsQuotes = text.unicodeScalars.contains { scalar in
-        if scalar.properties.generalCategory == .control { return true }
+        if isEscapedInText(scalar) { return true }
         return quotingSpaces && (scalar == " " || scalar == "\"" || scalar == "=" || scalar == "\\")
     }
     return needsQuotes || (quotingSpaces && text.isEmpty) ? quoted(text) : text

@@ -99,7 +99,7 @@ func printError(_ message: String) {
 /// `text` with its control characters escaped as `\n`, `\r`, `\t` or `\u{1b}`, and the rest as
 /// it is.
 func escapingControls(_ text: String) -> String {
-    guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return text }
+    guard text.unicodeScalars.contains(where: isEscapedInText) else { return text }
     var escaped = ""
     for scalar in text.unicodeScalars {
         appendEscapingControl(scalar, to: &escaped)

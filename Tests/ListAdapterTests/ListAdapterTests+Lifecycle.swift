@@ -71,4 +71,28 @@ extension ListAdapterTests {
         }
         #expect((differ?.message.utf8.count ?? .max) < 1_000)
     }
+
+    @Test("An adapter dropped while its data source stalls is deallocated, and its invalidator detached")
+    func droppedWhileStalled() async throws {
+        let source = MutableDataSource(makeSnapshot([("A", ["a"])]))
+        let gate = Gate()
+        weak var weakAdapter: ListAdapter<MutableDataSource>?
+        do {
+            let adapter = ListAdapter(dataSource: source)
+            weakAdapter = adapter
+            source.blockNextIdentifiers(on: gate)
+            var started = source.identifiersStarted.makeAsyncIterator()
+            adapter.invalidate()
+            await started.next()
+        }
+        // Whatever else briefly holds the adapter (a scheduled wake-up) lets go within a few turns.
+        for _ in 0..<200 where weakAdapter != nil {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let alive = weakAdapter != nil
+        let attached = source.invalidator?.isAttached ?? true
+        gate.open()
+        #expect(!alive, "the stalled diff kept the adapter alive")
+        #expect(!attached)
+    }
 }

@@ -257,6 +257,30 @@ struct ReadingCommandTests {
         #expect(show.stdout.contains(#"0: "a\nb""#))
     }
 
+    /// U+2028 and U+2029 break lines for some tools, U+202E reverses the rest of a line as shown,
+    /// and U+FEFF is invisible: each is shown as its escape, in text output and in errors.
+    @Test("line separators, bidirectional controls and the byte order mark are escaped, never printed raw")
+    func invisibleAndReorderingCharacters() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let log = directory.path("bidi.lmdb")
+        let input = #"""
+            {"sections":[{"title":"a\u2028b\u202ec\ufeffd","items":[{"id":"i\u2029"}]}]}
+
+            """#
+        let imported = try ToolRunner.run(["import", "-", "--log", log], input: input)
+        #expect(imported.status == 0, "\(imported)")
+        let show = try ToolRunner.run(["show", "1", "--log", log])
+        #expect(show.stdout.contains(#"[0] "a\u{2028}b\u{202e}c\u{feff}d" (1 items)"#), "\(show)")
+        #expect(show.stdout.contains(#"0: "i\u{2029}""#), "\(show)")
+        let bad = try ToolRunner.run(["import", "-", "--log", log], input: "\u{FEFF}\u{FEFF}{\"sections\": []}\n")
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains(#"invalid value at column 1 ("\u{feff}{\"sections\": []}")"#), "\(bad)")
+        for output in [show.stdout, bad.stderr] {
+            #expect(!output.unicodeScalars.contains { [0x2028, 0x2029, 0x202E, 0xFEFF].contains($0.value) })
+        }
+    }
+
     /// U+009B is the 8-bit form of ESC [ (CSI), which a terminal may act on like ESC [; DEL
     /// may erase. Neither byte may reach standard output: each is shown as its escape.
     @Test(

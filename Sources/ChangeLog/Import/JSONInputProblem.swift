@@ -122,7 +122,7 @@ package enum JSONInputProblem {
         for scalar in typed.unicodeScalars {
             if scalar == "\n" || scalar == "\r" || scalar == "\t" {
                 text += " "
-            } else if scalar.properties.generalCategory == .control {
+            } else if isEscapedInText(scalar) {
                 let hex = String(scalar.value, radix: 16)
                 text += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
             } else {
