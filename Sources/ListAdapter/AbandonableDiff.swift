@@ -24,7 +24,7 @@ final class AbandonableDiff<Outcome: Sendable>: Sendable {
     /// Starts `compute` in a task that prefers `executor`; its outcome finishes the diff.
     init(on executor: some TaskExecutor, _ compute: @escaping @Sendable () async -> Outcome) {
         let task = Task.detached(executorPreference: executor) { [self] in
-            finish(await compute())
+            decide(await compute())
         }
         computation.withLock { $0 = task }
     }
@@ -50,17 +50,13 @@ final class AbandonableDiff<Outcome: Sendable>: Sendable {
         }
     }
 
-    /// Decides the diff with `outcome`, unless it was abandoned.
-    private func finish(_ outcome: Outcome) {
-        decide(outcome)
-    }
-
     /// Stops waiting: ``value()`` returns `nil`, and the computation is cancelled.
     func abandon() {
         decide(nil)
         computation.withLock { $0 }?.cancel()
     }
 
+    /// Decides the diff with `outcome` (`nil`: abandoned), unless it is decided already.
     private func decide(_ outcome: Outcome?) {
         let waiting = state.withLock { state -> CheckedContinuation<Outcome?, Never>? in
             guard case .running(let continuation) = state else { return nil }

@@ -145,7 +145,7 @@ public struct StrictListView<ItemID: Hashable & Sendable, Summary: Hashable & Se
         shown: ListSnapshot<ItemID, Summary>, reported: ListSnapshot<ItemID, Summary>
     ) -> BatchUpdateError? {
         for (section, (shownSection, reportedSection)) in zip(shown.sections, reported.sections).enumerated() {
-            if !literallyEqual(shownSection.title, reportedSection.title) {
+            if !literallyEqualStrings(shownSection.title, reportedSection.title) {
                 let (shownTitle, reportedTitle) = quotedApart(shownSection.title, reportedSection.title)
                 return .identifiersDiffer(
                     position: [section],

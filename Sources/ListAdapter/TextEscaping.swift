@@ -19,7 +19,7 @@ package func quotedExcerpt(_ value: String, limit: Int = 60, spellingOut: Bool =
     var result = "\""
     for scalar in scalars.prefix(limit) {
         if spellingOut, !scalar.isASCII {
-            result += "\\u{\(String(scalar.value, radix: 16))}"
+            appendScalarEscape(scalar, to: &result)
         } else {
             appendEscaped(scalar, to: &result)
         }
@@ -98,11 +98,16 @@ package func appendEscapingControl(_ scalar: Unicode.Scalar, to result: inout St
     case "\r": result += "\\r"
     default:
         if isEscapedInText(scalar) {
-            result += "\\u{\(String(scalar.value, radix: 16))}"
+            appendScalarEscape(scalar, to: &result)
         } else {
             result.unicodeScalars.append(scalar)
         }
     }
+}
+
+/// Appends `scalar` as Swift writes a Unicode scalar escape: `\u{1b}`.
+private func appendScalarEscape(_ scalar: Unicode.Scalar, to result: inout String) {
+    result += "\\u{\(String(scalar.value, radix: 16))}"
 }
 
 /// `text` as it is when it is printable on one line, else ``quoted(_:)``: what the package's
