@@ -8,6 +8,12 @@ import ListAdapter
 /// The ratio of the 8-appender rate to the 1-appender rate, in hundredths.
 let groupCommitSpeedup = BenchmarkMetric.custom(
     "8 appenders / 1 appender (x100)", polarity: .prefersLarger, useScalingFactor: false)
+/// The paired case's single appender, per revision.
+let pairedSingleMicroseconds = BenchmarkMetric.custom(
+    "1 appender (μs/revision)", polarity: .prefersSmaller, useScalingFactor: false)
+/// The paired case's 8 appenders, per revision.
+let pairedConcurrentMicroseconds = BenchmarkMetric.custom(
+    "8 appenders (μs/revision)", polarity: .prefersSmaller, useScalingFactor: false)
 /// How many revisions the single appender appends in each sample of the paired case.
 let pairedSingleRevisions = 16
 
@@ -124,7 +130,8 @@ func registerAppendBenchmarks() {
     Benchmark(
         "append durable: 1 appender then 8 concurrent appenders, paired",
         configuration: .init(
-            metrics: [.wallClock, groupCommitSpeedup], timeUnits: .milliseconds, maxDuration: .seconds(5),
+            metrics: [.wallClock, groupCommitSpeedup, pairedSingleMicroseconds, pairedConcurrentMicroseconds],
+            timeUnits: .milliseconds, maxDuration: .seconds(5),
             maxIterations: 60)
     ) { benchmark in
         let (single, concurrent, singleSnapshots, concurrentSnapshots) = pairing.update { state in
@@ -143,6 +150,8 @@ func registerAppendBenchmarks() {
         benchmark.stopMeasurement()
         let speedup = Double(rate(concurrentRevisionsPerSample, together)) / Double(rate(pairedSingleRevisions, alone))
         benchmark.measurement(groupCommitSpeedup, Int((speedup * 100).rounded()))
+        benchmark.measurement(pairedSingleMicroseconds, alone / pairedSingleRevisions / 1_000)
+        benchmark.measurement(pairedConcurrentMicroseconds, together / concurrentRevisionsPerSample / 1_000)
     } setup: {
         let directory = TemporaryDirectory("paired")
         let workload = ChurnWorkload()

@@ -25,7 +25,8 @@ let appendMicroseconds = BenchmarkMetric.custom("append (μs)", polarity: .prefe
 /// Every custom metric, shown as plain numbers (not scaled to K or M, which rounds them).
 let customMetrics = [
     revisionsPerSecond, storedBytesPerSecond, jsonBytesPerSecond, bytesPerRevision, valueBytes, latencyMicroseconds,
-    appendMicroseconds, groupCommitSpeedup, importShareOfRaw, pairedImportMilliseconds, pairedRawMilliseconds,
+    appendMicroseconds, groupCommitSpeedup, pairedSingleMicroseconds, pairedConcurrentMicroseconds, importShareOfRaw,
+    pairedImportMilliseconds, pairedRawMilliseconds,
 ]
 
 /// Kilobytes (1,000 bytes) per second for `bytes` bytes in `nanoseconds`.
