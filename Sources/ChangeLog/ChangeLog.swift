@@ -131,11 +131,13 @@ public final class ChangeLog: Sendable {
     /// Opening clears reader slots left behind by dead processes. Opening is synchronous and
     /// may wait for another process's write transaction to finish.
     ///
-    /// - Throws: ``ChangeLogError`` with ``ChangeLogError/Code/logNotFound`` (missing path),
+    /// - Throws: ``ChangeLogError`` with ``ChangeLogError/Code/logNotFound`` (no log at the path,
+    ///   and ``Options/createIfMissing`` is false or ``Options/readOnly`` true),
     ///   ``ChangeLogError/Code/cannotOpen`` (not a directory, no permission, not a log; or the
     ///   log was deleted or replaced while another instance in this process still has it open),
     ///   ``ChangeLogError/Code/incompatibleOptions`` (open in this process with another
-    ///   durability), ``ChangeLogError/Code/unsupportedFormat``,
+    ///   durability, or for reading only where this open writes, or the other way round),
+    ///   ``ChangeLogError/Code/unsupportedFormat``,
     ///   ``ChangeLogError/Code/invalidArgument`` (an empty path or one holding a NUL byte, options
     ///   out of range); each names the path.
     public init(path: String, options: Options = Options()) throws(ChangeLogError) {

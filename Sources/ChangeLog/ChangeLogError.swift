@@ -14,7 +14,9 @@ public struct ChangeLogError: Error, Sendable, CustomStringConvertible {
 
         private init(_ name: String) { self.name = name }
 
-        /// No log exists at the path and ``ChangeLog/Options/createIfMissing`` was false.
+        /// No log exists at the path, and the open may not create one:
+        /// ``ChangeLog/Options/createIfMissing`` was false, or ``ChangeLog/Options/readOnly`` true
+        /// (a read-only open never creates).
         public static let logNotFound = Code("logNotFound")
         /// The path exists but cannot be opened as a log (not a directory, no permission, not an
         /// LMDB environment); the ``ChangeLogError/cause`` says why.

@@ -42,7 +42,7 @@ extension ListAdapter {
     }
 
     /// The summary of the item at `path` in the current ``snapshot``, or `nil` when `path` is
-    /// outside it or the item is immutable.
+    /// outside it or the item has no summary.
     ///
     /// - Complexity: O(1).
     public func summary(at path: ItemPath) -> Summary? {

@@ -45,7 +45,7 @@ public struct ListChanges<ItemID: Hashable & Sendable, Summary: Hashable & Senda
         public var at: ItemPath
         /// The item's identifier.
         public var id: ItemID
-        /// The item's summary, or `nil` for an immutable item.
+        /// The item's summary, or `nil` for none.
         public var summary: Summary?
 
         /// Creates an item insertion.

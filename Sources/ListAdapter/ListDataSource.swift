@@ -31,8 +31,8 @@ public protocol ListDataSource<ItemID, Summary, Item>: Sendable {
     /// The title of the section that holds `id`, or `nil` for the section titled `""`.
     func sectionTitle(for id: ItemID) -> String?
 
-    /// The summary of the item identified by `id`, or `nil` when the item is immutable (it never
-    /// updates).
+    /// The summary of the item identified by `id`, or `nil` for none. An item whose summary is
+    /// `nil` before and after an invalidation is never reported as updated.
     func summary(for id: ItemID) -> Summary?
 
     /// Fetches the item identified by `id`.

@@ -3,8 +3,8 @@
 /// Sections are ordered and identified by their ``Section/title`` (unique within the snapshot,
 /// `""` allowed). Items are ordered inside their section and identified by their ``Item/id``
 /// (unique across the whole snapshot). An item's ``Item/summary`` describes its current state:
-/// a different summary for the same identifier is an update, and an item without a summary
-/// never updates.
+/// a different summary for the same identifier is an update, and an item without a summary in
+/// both snapshots never updates (a summary that appears or disappears is an update too).
 ///
 /// Titles, and identifiers and summaries that are `String`s, compare by their Unicode scalars
 /// (code point by code point), as JSON and `NSString` do, not by Swift's canonical equivalence:
@@ -19,7 +19,8 @@ public struct ListSnapshot<ItemID: Hashable & Sendable, Summary: Hashable & Send
     public struct Item: Hashable, Sendable {
         /// The identifier, unique across the snapshot.
         public var id: ItemID
-        /// The item's state; `nil` means the item is immutable and never updates.
+        /// The item's state, or `nil` for none: an item without a summary on both sides of a
+        /// diff never updates; one whose summary appears or disappears does.
         public var summary: Summary?
 
         /// Creates an item.
@@ -128,7 +129,7 @@ public struct ListSnapshot<ItemID: Hashable & Sendable, Summary: Hashable & Send
     /// - Parameters:
     ///   - identifiers: every identifier, in display order.
     ///   - sectionTitle: the title of an identifier's section.
-    ///   - summary: an identifier's summary, or `nil` for an immutable item.
+    ///   - summary: an identifier's summary, or `nil` for none.
     /// - Throws: ``ListSnapshotError`` when an identifier appears twice.
     /// - Complexity: O(*n*) expected.
     @inlinable
