@@ -242,6 +242,38 @@ struct CorruptionTests {
         }
     }
 
+    /// `mdb_txn_begin` reads the two meta pages through the map: a file cut shorter than them
+    /// killed the process with `SIGBUS`, and zeroed meta pages failed LMDB's assertion
+    /// `root > 1` (`abort`), both in an open log's next transaction.
+    @Test(
+        "a data file cut shorter than its meta pages, or with its meta pages zeroed, is refused by an open log",
+        arguments: ["cut to 0", "cut to 1 page", "meta pages zeroed"])
+    func metaPagesGone(damage: String) async throws {
+        try await withTemporaryDirectory { path in
+            let (log, _) = try await makeLog(at: path)
+            let file = path + "/data.mdb"
+            switch damage {
+            case "cut to 0": #expect(truncate(file, 0) == 0)
+            case "cut to 1 page": #expect(truncate(file, 4096) == 0)
+            default:
+                let descriptor = open(file, O_WRONLY)
+                #expect(descriptor >= 0)
+                let zeros = [UInt8](repeating: 0, count: 2 * 4096)
+                #expect(pwrite(descriptor, zeros, zeros.count, 0) == zeros.count)
+                close(descriptor)
+            }
+            let read = #expect(throws: ChangeLogError.self) { _ = try log.record(at: 1) }
+            #expect(read?.code == .storage, "\(String(describing: read))")
+            #expect(read?.message.contains("its data file is damaged, or was cut short behind its back") == true)
+            #expect(throws: ChangeLogError.self) { _ = try log.latestRevision }
+            let append = await #expect(throws: ChangeLogError.self) {
+                _ = try await log.append(try makeSnapshot(sections: 1, itemsPerSection: 1))
+            }
+            #expect(append?.message.contains("cut short") == true, "\(String(describing: append))")
+            _ = log.bytesInUse
+        }
+    }
+
     /// LMDB trusts the sizes in its pages: a value whose size was damaged in the file would
     /// have been read past the file's end (`SIGBUS`) or past the map (`SIGSEGV`).
     @Test(

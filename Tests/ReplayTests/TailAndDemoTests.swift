@@ -133,8 +133,12 @@ struct TailAndDemoTests {
         expectStoppedAsReplaced(follower, errors: errors, path: link)
     }
 
-    @Test("tail --follow stops with status 2, and reading commands refuse the log, once its data file is cut short")
-    func truncatedLog() throws {
+    /// Cut to 0 or to one page, the file no longer holds the meta pages that beginning a
+    /// transaction reads (`SIGBUS` in LMDB); zeroed, they failed LMDB's assertion `root > 1`.
+    @Test(
+        "tail --follow stops with status 2, and reading commands refuse the log, once its data file is cut short",
+        arguments: ["cut to 20,000 bytes", "cut to 0", "cut to 1 page", "meta pages zeroed"])
+    func truncatedLog(damage: String) throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let log = directory.path("app.lmdb")
@@ -143,7 +147,17 @@ struct TailAndDemoTests {
         #expect(firstLine(of: follower.stdout).hasPrefix("50 "))
         let errors = ReadAll(follower.stderr.fileHandleForReading)
         // A partial copy: LMDB would read its pages past the file's end and die of SIGBUS.
-        #expect(truncate(log + "/data.mdb", 20_000) == 0)
+        switch damage {
+        case "cut to 20,000 bytes": #expect(truncate(log + "/data.mdb", 20_000) == 0)
+        case "cut to 0": #expect(truncate(log + "/data.mdb", 0) == 0)
+        case "cut to 1 page": #expect(truncate(log + "/data.mdb", 4096) == 0)
+        default:
+            let descriptor = open(log + "/data.mdb", O_WRONLY)
+            #expect(descriptor >= 0)
+            let zeros = [UInt8](repeating: 0, count: 2 * 4096)
+            #expect(pwrite(descriptor, zeros, zeros.count, 0) == zeros.count)
+            close(descriptor)
+        }
         follower.process.waitUntilExit()
         #expect(follower.process.terminationReason == .exit)
         #expect(follower.process.terminationStatus == 2)
@@ -151,6 +165,8 @@ struct TailAndDemoTests {
             String(decoding: errors.wait(), as: UTF8.self).hasPrefix(
                 "replay: LMDB failed while reading the log at \(log): its data file is damaged, or was cut short "
                     + "behind its back; restore the log from a backup"))
+        // The reading commands' refusal of a file whose header names pages past its end.
+        guard damage == "cut to 20,000 bytes" else { return }
         for command in [
             ["verify"], ["export"], ["log"], ["show", "50"], ["replay"], ["stats"], ["tail", "--from", "1"],
         ] {

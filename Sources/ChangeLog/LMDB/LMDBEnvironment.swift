@@ -279,8 +279,11 @@ package final class LMDBEnvironment: Sendable {
     /// the gate exclusively.
     private func unguardedInfo() -> Info {
         var info = MDB_envinfo()
-        // Without a map (a failed remap) LMDB would read unmapped meta pages: report zeros.
-        guard remapFailure.load(ordering: .relaxed) == 0 else {
+        // Without a map (a failed remap), or with a data file cut shorter than the meta pages,
+        // LMDB would read meta pages that are not there: report zeros.
+        guard remapFailure.load(ordering: .relaxed) == 0,
+            Self.dataFileHoldsMetaPages(of: handle, pageSize: pageSize)
+        else {
             return Info(mapSize: 0, pageSize: pageSize, lastPage: -1, lastTransactionID: 0, readers: 0)
         }
         _ = mdb_env_info(handle, &info)

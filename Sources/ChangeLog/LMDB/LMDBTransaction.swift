@@ -63,8 +63,12 @@ package struct LMDBTransaction: ~Copyable {
         var clearedStaleReaders = false
         while true {
             environment.gate.enter()
-            do {
+            do throws(LMDBError) {
                 try environment.checkMapped()
+                // `mdb_txn_begin` reads the meta pages through the map: a file cut shorter than
+                // them would crash it with `SIGBUS`.
+                guard LMDBEnvironment.dataFileHoldsMetaPages(of: environment.handle, pageSize: environment.pageSize)
+                else { throw LMDBError(code: MDB_CORRUPTED) }
             } catch {
                 environment.gate.leave()
                 throw error
