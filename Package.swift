@@ -45,7 +45,8 @@ let package = Package(
         .testTarget(
             name: "ChangeLogTests",
             dependencies: ["ChangeLog", "ListAdapter", "CLMDB", "CFileWriteback", "ChangeLogTestSupport"]),
-        .testTarget(name: "ReplayTests", dependencies: ["ChangeLog", "ListAdapter", "CLMDB"]),
+        .testTarget(
+            name: "ReplayTests", dependencies: ["ChangeLog", "ListAdapter", "CLMDB", "ChangeLogTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

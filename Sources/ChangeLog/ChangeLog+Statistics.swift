@@ -69,7 +69,7 @@ extension ChangeLog {
             )
         }
         statistics.bytesFree = min(statistics.bytesInUse, freePages * info.pageSize)
-        guard first > 0, latest > 0 else { return statistics }
+        guard first > 0, latest >= first else { return statistics }
         statistics.revisions = first...latest
         var firstTime: Int64?
         var lastTime: Int64 = 0

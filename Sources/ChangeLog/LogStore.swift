@@ -52,11 +52,30 @@ struct LogStore: Sendable {
     }
 
     /// The oldest revision still stored, or `nil` for an empty log.
+    ///
+    /// - Throws: ``ChangeLogError/Code/malformedRecord`` when the first key is not a revision
+    ///   number at most the last one: a damaged key, which would otherwise read as a log whose
+    ///   revisions run backwards (from 524,289 to 50, say).
     func first(in transaction: borrowing LMDBTransaction) throws -> UInt64? {
-        try transaction.withCursor(in: revisions) { cursor in
+        let keys = try transaction.withCursor(in: revisions) { cursor -> (first: [UInt8], last: [UInt8])? in
             guard try cursor.move(to: .first) else { return nil }
-            return UInt64(bigEndianKey: try cursor.currentKey())
+            let first = try cursor.currentKey()
+            _ = try cursor.move(to: .last)
+            return (first, try cursor.currentKey())
         }
+        guard let (first, last) = keys else { return nil }
+        if let revision = UInt64(bigEndianKey: first), revision >= 1,
+            let latest = UInt64(bigEndianKey: last), revision <= latest
+        {
+            return revision
+        }
+        let read = UInt64(bigEndianKey: first).map { "reads \($0)" } ?? "is \(first.count) bytes long"
+        let latest = UInt64(bigEndianKey: last).map { "\($0)" } ?? "a key of \(last.count) bytes"
+        throw ChangeLogError(
+            code: .malformedRecord,
+            message: "the first revision key of the log at \(path) \(read), and the latest revision is \(latest): "
+                + "a key was damaged, or changed behind the log's back; restore the log from a backup",
+            path: path)
     }
 
     /// The error for asking for `revision` when it is not stored: dropped, never appended, or,

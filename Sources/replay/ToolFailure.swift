@@ -26,7 +26,9 @@ func failingWithBadInput<T>(_ body: () async throws -> T) async throws -> T {
                 + "`replay import` or `replay demo`")
         throw ExitCode(ExitStatus.badInput)
     } catch let error as ChangeLogError {
-        printError(error.message + (error.cause.map { " (\($0))" } ?? ""))
+        // Some messages already quote their cause (LMDB's report of damage, say).
+        let cause = error.cause.map { String(describing: $0) }.flatMap { error.message.contains($0) ? nil : $0 }
+        printError(error.message + (cause.map { " (\($0))" } ?? ""))
         throw ExitCode(ExitStatus.badInput)
     } catch {
         printError(String(describing: error))

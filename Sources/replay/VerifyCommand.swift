@@ -23,16 +23,24 @@ struct VerifyCommand: AsyncParsableCommand {
 
     func run() async throws {
         let report = try await failingWithBadInput {
-            let log = try logOptions.openExisting()
-            let range = try rangeOptions.range(in: log)
-            var progress = Progress("verifying revisions", total: range.map { Int($0.count) })
-            var done = 0
-            let report = try await log.verify(range) { _ in
-                done += 1
-                progress.update(done)
+            do {
+                let log = try logOptions.openExisting()
+                let range = try rangeOptions.range(in: log)
+                var progress = Progress("verifying revisions", total: range.map { Int($0.count) })
+                var done = 0
+                let report = try await log.verify(range) { _ in
+                    done += 1
+                    progress.update(done)
+                }
+                progress.finish()
+                return report
+            } catch let error as ChangeLogError where error.code == .checksumMismatch || error.code == .malformedRecord
+            {
+                // Damage found before the walk could start (a damaged first key, say) fails the
+                // check as damage found during it does.
+                printError("verification failed: \(error.message)")
+                throw ExitCode(ExitStatus.failedCheck)
             }
-            progress.finish()
-            return report
         }
         if let failure = report.failure {
             printError("verification failed: \(failure)")

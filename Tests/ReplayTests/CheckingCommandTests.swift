@@ -1,4 +1,5 @@
 import ChangeLog
+import ChangeLogTestSupport
 import Foundation
 import ListAdapter
 import Testing
@@ -38,6 +39,44 @@ struct CheckingCommandTests {
         #expect(result.status == 1, "\(result)")
         #expect(result.stderr.hasPrefix("replay: replay stopped: the record of revision 4"), "\(result.stderr)")
         #expect(try ToolRunner.run(["replay", "--log", log, "--into", renderer, "--to", "3"]).status == 0)
+    }
+
+    /// `stats` trapped on the range 524289...6, `verify` and `log` called every revision
+    /// "out of range", and `tail --from 1` said revision 1 was dropped by retention.
+    @Test("a damaged first revision key is reported as damage by every reading command, without a crash")
+    func damagedFirstKey() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let log = directory.path("app.lmdb")
+        #expect(try ToolRunner.run(["import", "-", "--log", log], input: Fixtures.growing(6)).status == 0)
+        #expect(try FileDamage.renumberFirstRevisionKey(ofLogAt: log, to: 524_289) >= 1)
+        let damage =
+            "the first revision key of the log at \(log) reads 524289, and the latest revision is 6: a key was damaged"
+        let verify = try ToolRunner.run(["verify", "--log", log])
+        #expect(verify.status == 1, "\(verify)")
+        #expect(verify.stderr.hasPrefix("replay: verification failed: " + damage), "\(verify.stderr)")
+        for command in [["stats"], ["log"], ["export"], ["show", "1"], ["tail", "--from", "1"]] {
+            let result = try ToolRunner.run(command + ["--log", log])
+            #expect(result.status == 2, "\(command): \(result)")
+            #expect(result.stderr.hasPrefix("replay: " + damage), "\(command): \(result.stderr)")
+        }
+    }
+
+    /// The message quoted LMDB's report, and the tool added it again as the error's cause.
+    @Test("a record whose stored size reaches past the data file is damage naming it, LMDB's report quoted once")
+    func recordPastTheFile() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let log = directory.path("app.lmdb")
+        #expect(try ToolRunner.run(["import", "-", "--log", log], input: Fixtures.growing(6)).status == 0)
+        #expect(try FileDamage.inflateRecordSize(ofRevision: 4, ofLogAt: log) >= 1)
+        let result = try ToolRunner.run(["show", "4", "--log", log])
+        #expect(result.status == 2, "\(result)")
+        #expect(
+            result.stderr.hasPrefix(
+                "replay: LMDB reports its file damaged while reading revision 4 of the log at \(log)"),
+            "\(result.stderr)")
+        #expect(result.stderr.components(separatedBy: "MDB_CORRUPTED").count == 2, "\(result.stderr)")
     }
 
     @Test("export of a damaged log writes every revision before the damage, then names it")

@@ -1,0 +1,39 @@
+import ChangeLogTestSupport
+import Foundation
+import Testing
+
+@testable import ChangeLog
+
+@Suite("Damaged keys")
+struct DamagedKeyTests {
+    /// A damaged first key made the log read as revisions 524,289 to 3: `statistics()` trapped
+    /// on the range `524289...3`, and a read of revision 1 said it was dropped by retention.
+    @Test("a first revision key damaged past the latest is damage, not a range running backwards")
+    func firstKeyPastTheLatest() async throws {
+        try await withTemporaryDirectory { path in
+            do {
+                let log = try ChangeLog(path: path)
+                for version in 0..<3 {
+                    _ = try await log.append(try makeSnapshot(sections: 2, itemsPerSection: 5, version: version))
+                }
+            }
+            #expect(try FileDamage.renumberFirstRevisionKey(ofLogAt: path, to: 524_289) >= 1)
+            let log = try ChangeLog(path: path)
+            let expected =
+                "the first revision key of the log at \(path) reads 524289, and the latest revision is 3: a key was "
+                + "damaged, or changed behind the log's back; restore the log from a backup"
+            let failures: [(String, ChangeLogError?)] = [
+                ("firstRevision", #expect(throws: ChangeLogError.self) { _ = try log.firstRevision }),
+                ("record(at: 1)", #expect(throws: ChangeLogError.self) { _ = try log.record(at: 1) }),
+                ("statistics()", await #expect(throws: ChangeLogError.self) { _ = try await log.statistics() }),
+                ("verify()", await #expect(throws: ChangeLogError.self) { _ = try await log.verify() }),
+            ]
+            for (operation, error) in failures {
+                #expect(error?.code == .malformedRecord, "\(operation): \(String(describing: error))")
+                #expect(error?.message == expected, "\(operation)")
+            }
+            // The revisions after it read as before.
+            #expect(try log.record(at: 2).revision == 2)
+        }
+    }
+}
