@@ -22,8 +22,8 @@ func failingWithBadInput<T>(_ body: () async throws -> T) async throws -> T {
         throw failure
     } catch let error as ChangeLogError where error.code == .logNotFound {
         printError(
-            "no log at \(error.path ?? "the given path"): check --log or $REPLAY_LOG, or create one with "
-                + "`replay import` or `replay demo`")
+            "no log at \(error.path ?? "the given path")\(emptyDataFileNote(in: error.path)): check --log or "
+                + "$REPLAY_LOG, or create one with `replay import` or `replay demo`")
         throw ExitCode(ExitStatus.badInput)
     } catch let error as ChangeLogError {
         // Some messages already quote their cause (LMDB's report of damage, say).
@@ -34,4 +34,15 @@ func failingWithBadInput<T>(_ body: () async throws -> T) async throws -> T {
         printError(String(describing: error))
         throw ExitCode(ExitStatus.badInput)
     }
+}
+
+/// What a log directory at `path` holding an empty `data.mdb` means, as a clause of the "no
+/// log" message; empty otherwise. LMDB takes such a file for a log not created yet.
+private func emptyDataFileNote(in path: String?) -> String {
+    guard let path else { return "" }
+    let dataFile = URL(fileURLWithPath: path).appendingPathComponent("data.mdb").path
+    guard let attributes = try? FileManager.default.attributesOfItem(atPath: dataFile),
+        attributes[.type] as? FileAttributeType == .typeRegular, (attributes[.size] as? NSNumber)?.intValue == 0
+    else { return "" }
+    return " (its data.mdb is empty: a log's creation cut short, or a data file emptied behind its back)"
 }

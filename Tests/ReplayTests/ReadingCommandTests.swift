@@ -174,6 +174,24 @@ struct ReadingCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["notes.txt"])
     }
 
+    /// LMDB takes an empty data file for a log not created yet; the message said only "no log".
+    @Test("a log directory whose data.mdb is empty is reported as such")
+    func emptyDataFile() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let log = directory.path("app.lmdb")
+        #expect(try ToolRunner.run(["import", "-", "--log", log], input: Fixtures.history).status == 0)
+        #expect(truncate(log + "/data.mdb", 0) == 0)
+        for command in [["verify"], ["log"], ["stats"]] {
+            let result = try ToolRunner.run(command + ["--log", log])
+            #expect(result.status == 2, "\(command): \(result)")
+            #expect(
+                result.stderr.hasPrefix(
+                    "replay: no log at \(log) (its data.mdb is empty: a log's creation cut short, or a data file "
+                        + "emptied behind its back): check --log"), "\(command): \(result.stderr)")
+        }
+    }
+
     @Test("a log this user may not reach or open is reported as such, not as missing, with the reason once")
     func unreachableLog() throws {
         let directory = try TemporaryDirectory()
