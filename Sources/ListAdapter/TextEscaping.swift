@@ -110,6 +110,13 @@ private func appendScalarEscape(_ scalar: Unicode.Scalar, to result: inout Strin
     result += "\\u{\(String(scalar.value, radix: 16))}"
 }
 
+/// `text` as ``printable(_:quotingSpaces:)`` shows it when it has at most `limit` Unicode scalars,
+/// else as ``quotedExcerpt(_:limit:spellingOut:)`` cuts it: a key the user chose, named in a
+/// path such as `meta.commit`, which a huge key must not turn into a huge message.
+package func printableExcerpt(_ text: String, limit: Int = 60) -> String {
+    text.unicodeScalars.dropFirst(limit).isEmpty ? printable(text) : quotedExcerpt(text, limit: limit)
+}
+
 /// `text` as it is when it is printable on one line, else ``quoted(_:)``: what the package's
 /// text output uses for user values, so that a value never spans lines or sends terminal
 /// escape sequences. With `quotingSpaces`, text holding a space, `"`, `=` or `\\` is quoted too

@@ -176,4 +176,40 @@ struct SnapshotImporterTests {
         let error = #expect(throws: SnapshotImportError.self) { try SnapshotImporter.decode(line: line, lineNumber: 1) }
         #expect(error?.problem == "field sections[1].title is not a string: 2")
     }
+
+    /// A meta key of 4 MB, as a message names it: its first 60 characters and its length.
+    static let hugeKey = String(repeating: "k", count: 4_000_000)
+    static let hugeKeyShown = "\"" + String(repeating: "k", count: 60) + "\"... (4000000 bytes)"
+
+    /// Lines that are refused for what they hold under a multi-megabyte meta key, and the
+    /// problem each one names.
+    static let hugeMetaKeyLines: [(String, String)] = [
+        (
+            #"{"sections": [], "meta": {"\#(hugeKey)": "a", "\#(hugeKey)": "b"}}"#,
+            "duplicate key \(hugeKeyShown) in meta; a key may appear once in an object"
+        ),
+        (#"{"meta": {"\#(hugeKey)": 5}, "sections": []}"#, "field meta.\(hugeKeyShown) is not a string: 5"),
+        (
+            #"{"meta": {"\#(hugeKey)": null}, "sections": []}"#,
+            "field meta.\(hugeKeyShown) is null, expected a string"
+        ),
+        (
+            #"{"meta": {"\#(hugeKey)": []}, "snapshot": {"sections": []}}"#,
+            "field meta.\(hugeKeyShown) is not a string: []"
+        ),
+    ]
+
+    /// A message used to quote the whole key: 4 MB of error message for a duplicate meta key.
+    @Test("a multi-megabyte meta key is cut in the messages that name it, which still name the problem")
+    func hugeMetaKey() throws {
+        for (line, problem) in Self.hugeMetaKeyLines {
+            let error = #expect(throws: SnapshotImportError.self) {
+                try SnapshotImporter.decode(line: Data(line.utf8), lineNumber: 3)
+            }
+            let message = error?.description ?? ""
+            // Compared only once short: a failure must not print megabytes.
+            #expect(message.utf8.count < 300, "\(message.utf8.count) bytes: \(message.prefix(200))")
+            if message.utf8.count < 300 { #expect(message == "line 3: \(problem)") }
+        }
+    }
 }

@@ -103,6 +103,30 @@ struct DiffCommandTests {
         #expect(result.stderr == "replay: \(bad): \(problem)\n")
     }
 
+    /// `replay diff` reads a snapshot file's `meta` as an import reads it, and names a huge key
+    /// as it does: its first 60 characters and its length, not its megabytes.
+    @Test("a multi-megabyte meta key is cut in the message that names it")
+    func hugeMetaKey() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let good = try directory.write("good.json", #"{"sections": []}"#)
+        let key = String(repeating: "k", count: 4_000_000)
+        let shown = "\"" + String(repeating: "k", count: 60) + "\"... (4000000 bytes)"
+        let cases = [
+            (#"{"meta": {"\#(key)": 5}, "sections": []}"#, "field meta.\(shown) is not a string: 5"),
+            (#"{"meta": {"\#(key)": null}, "sections": []}"#, "field meta.\(shown) is null, expected a string"),
+        ]
+        for (contents, problem) in cases {
+            let bad = try directory.write("bad.json", contents)
+            let result = try ToolRunner.run(["diff", good, bad])
+            #expect(result.status == 2)
+            #expect(result.stdout == "")
+            // Compared only once short: a failure must not print megabytes.
+            #expect(result.stderr.utf8.count < 300, "\(result.stderr.utf8.count) bytes")
+            if result.stderr.utf8.count < 300 { #expect(result.stderr == "replay: \(bad): \(problem)\n") }
+        }
+    }
+
     /// `JSONDecoder` reads UTF-16 and UTF-32 by itself, and would use one of the two titles of
     /// this snapshot; FORMAT.md's JSON is UTF-8, so the file is refused before it is decoded.
     @Test(

@@ -22,10 +22,12 @@ package enum JSONDuplicateKeys {
         package var path: String
 
         /// `duplicate key "id" in sections[0].items[3]; …`, the key quoted as
-        /// `quoted(_:)` (ListAdapter) quotes a user value: its control characters escaped.
+        /// `quotedExcerpt(_:limit:spellingOut:)` (ListAdapter) quotes a user value: its control
+        /// characters escaped, and cut after 60 Unicode scalars, with its length, so that a
+        /// multi-megabyte `meta` key does not make a multi-megabyte message.
         package var description: String {
             let place = path == "(top level)" ? "at the top level" : "in \(path)"
-            return "duplicate key \(quoted(key)) \(place); a key may appear once in an object"
+            return "duplicate key \(quotedExcerpt(key)) \(place); a key may appear once in an object"
         }
     }
 
@@ -292,7 +294,7 @@ private struct Scanner: JSONTextReader {
 
     /// The path of the innermost object, from the keys and indices of the containers around it.
     /// An object's current key is the last of its keys: the keys of the objects inside it come
-    /// after its own.
+    /// after its own. Keys are shown as ``JSONInputProblem/path(_:)`` shows them, a long one cut.
     private func path() -> String {
         var result = ""
         for (offset, container) in containers.dropLast().enumerated() {
@@ -302,7 +304,7 @@ private struct Scanner: JSONTextReader {
                     if case .object(let firstKey) = container { return firstKey }
                     return nil
                 }.first
-                let key = printable(text(of: keys[(inner ?? keys.count) - 1]))
+                let key = printableExcerpt(text(of: keys[(inner ?? keys.count) - 1]))
                 result += result.isEmpty ? key : ".\(key)"
             case .array(let index):
                 result += "[\(index)]"

@@ -8,7 +8,7 @@ package enum JSONInputProblem {
     package static func describe(_ error: DecodingError, in json: Data) -> String {
         switch error {
         case .keyNotFound(let key, let context):
-            return "missing field \(quoted(key.stringValue))\(location(context.codingPath))"
+            return "missing field \(quotedExcerpt(key.stringValue))\(location(context.codingPath))"
         case .typeMismatch(let type, let context):
             return
                 "field \(path(context.codingPath)) is not \(typeName(type))\(found(at: context.codingPath, in: json))"
@@ -95,7 +95,9 @@ package enum JSONInputProblem {
     }
 
     /// `sections[1].items[0].id`, or `(top level)`. A key that is not printable on one line
-    /// (a `meta` key the user chose) is quoted, its control characters escaped: `meta."a\nb"`.
+    /// (a `meta` key the user chose) is quoted, its control characters escaped: `meta."a\nb"`;
+    /// a key longer than 60 Unicode scalars is cut there, with its length
+    /// (``ListAdapter/printableExcerpt(_:limit:)``).
     package static func path(_ codingPath: [any CodingKey]) -> String {
         var result = ""
         for key in codingPath {
@@ -104,7 +106,7 @@ package enum JSONInputProblem {
             if let index = key.intValue, Int(key.stringValue) == nil {
                 result += "[\(index)]"
             } else {
-                let name = printable(key.stringValue)
+                let name = printableExcerpt(key.stringValue)
                 result += result.isEmpty ? name : ".\(name)"
             }
         }
