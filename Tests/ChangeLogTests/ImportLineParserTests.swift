@@ -95,6 +95,8 @@ struct ImportLineParserTests {
         #"{"snapshot": {"sections": []}}"#, #"{"snapshot": {}}"#, #"{"snapshot": null}"#, #"{"snapshot": []}"#,
         #"{"snapshot": [], "sections": []}"#, #"{"sections": [], "snapshot": {"sections": []}}"#,
         #"{"snapshot": {"sections": []}, "sections": []}"#, #"{"sections": null, "snapshot": {"sections": []}}"#,
+        #"{"sections": [], "snapshot": 5}"#, #"{"snapshot": 5, "sections": []}"#,
+        #"{"sections": [], "snapshot": null}"#,
         #"{"snapshot": {"sections": [], "meta": {"a": 1}}, "meta": {"b": "c"}}"#, #"{"meta": {}}"#,
         #"{"meta": null, "sections": []}"#, #"{"meta": [], "sections": []}"#, #"{"meta": {"a": 1}, "sections": []}"#,
         #"{"meta": {"a": null}, "sections": []}"#, #"{"sections": {}}"#, #"{"sections": "x"}"#, #"{"sections": [1]}"#,
@@ -174,6 +176,33 @@ struct ImportLineParserTests {
             previous = ImportLineAgreement.check(line, previous: previous, tally: &tally) ?? previous
         }
         #expect(tally.taken > 200 && tally.declined > 100 && tally.refused > 500, "\(tally)")
+    }
+
+    /// Lines that hold both a snapshot line's `sections` and a revision line's `snapshot`, valid
+    /// or not, in either order, with `meta` or not.
+    static let snapshotAndRevisionLines = [
+        #"{"sections": [], "snapshot": 5}"#, #"{"snapshot": 5, "sections": []}"#,
+        #"{"sections": [], "snapshot": {"sections": []}}"#,
+        #"{"snapshot": {"sections": [{"title": "A", "items": []}]}, "sections": [{"title": "B", "items": []}]}"#,
+        #"{"meta": {"k": "v"}, "sections": [], "snapshot": null}"#, #"{"sections": 1, "snapshot": []}"#,
+    ]
+
+    /// Either path used to take `sections` and ignore `snapshot`, even a `snapshot` of no snapshot.
+    @Test("a line with both `sections` and `snapshot` is refused, saying so; the fast path declines it")
+    func snapshotAndRevisionLine() {
+        var tally = ImportLineAgreement.Tally()
+        for line in Self.snapshotAndRevisionLines {
+            ImportLineAgreement.check(Array(line.utf8), previous: nil, tally: &tally)
+            let error = #expect(throws: SnapshotImportError.self, "\(line)") {
+                try SnapshotImporter.decode(line: Data(line.utf8), lineNumber: 4)
+            }
+            #expect(
+                error?.description
+                    == #"line 4: the object holds both "sections", as a snapshot line does, and "snapshot", as a "#
+                    + "revision line does; it may hold one of the two",
+                "\(line)")
+        }
+        #expect(tally.refused == Self.snapshotAndRevisionLines.count, "\(tally)")
     }
 
     /// Lines the fast path must take, or the agreement above would hold by declining everything.

@@ -82,6 +82,12 @@ struct ImportCommandTests {
             #"{"sections": [], "sections": []}"#,
             #"line 2: duplicate key "sections" at the top level; a key may appear once in an object"#
         ),
+        // A snapshot line's `sections` and a revision line's `snapshot`: either would be a guess.
+        (
+            #"{"sections": [], "snapshot": 5}"#,
+            #"line 2: the object holds both "sections", as a snapshot line does, and "snapshot", as a revision line "#
+                + "does; it may hold one of the two"
+        ),
         // A key or a value the user chose never spans lines nor sends a terminal escape
         // sequence: its control characters are escaped (ESC, and U+009B, the 8-bit CSI).
         (

@@ -6,22 +6,44 @@ import ListAdapter
 /// A revision line gives its `snapshot` and `meta`. Its number, time and changes are not
 /// taken: the log numbers the revision after its latest, stamps it with the time of the
 /// import, and computes the changes from the revision before.
+///
+/// A line with both `sections` and `snapshot` is refused (``SnapshotAndRevisionLine``): taking
+/// either one would be a guess.
 struct ImportLine: Decodable {
     /// The snapshot and its annotations.
     var annotated: AnnotatedSnapshot<String, String>
 
-    private enum CodingKeys: String, CodingKey { case sections, snapshot, meta }
+    fileprivate enum CodingKeys: String, CodingKey { case sections, snapshot, meta }
 
     /// Decodes a snapshot line, or a revision line: an object with `snapshot` and without
     /// `sections`.
+    ///
+    /// - Throws: ``SnapshotAndRevisionLine`` for an object with both, whatever they hold.
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        guard !container.contains(.sections), container.contains(.snapshot) else {
+        try SnapshotAndRevisionLine.check(container)
+        guard container.contains(.snapshot) else {
             annotated = try AnnotatedSnapshot(from: decoder)
             return
         }
         annotated = AnnotatedSnapshot(
             meta: try container.decodeIfPresent([String: String].self, forKey: .meta) ?? [:],
             snapshot: try container.decode(ListSnapshot<String, String>.self, forKey: .snapshot))
+    }
+}
+
+/// An object holding both a snapshot line's `sections` and a revision line's `snapshot`: it
+/// says two things about its snapshot, and taking either one would be a guess, so it is refused
+/// whatever the two hold, as a key named twice is.
+struct SnapshotAndRevisionLine: Error, CustomStringConvertible {
+    /// Throws ``SnapshotAndRevisionLine`` when `container` holds both `sections` and `snapshot`.
+    fileprivate static func check(_ container: KeyedDecodingContainer<ImportLine.CodingKeys>) throws {
+        if container.contains(.sections), container.contains(.snapshot) { throw Self() }
+    }
+
+    /// What is wrong, in the words of ``CheckedJSON``'s other problems.
+    var description: String {
+        #"the object holds both "sections", as a snapshot line does, and "snapshot", as a revision "#
+            + "line does; it may hold one of the two"
     }
 }

@@ -8,10 +8,10 @@ import ListAdapter
 /// The parser is a fast path, not a second authority. It returns a snapshot only for a line
 /// it reads entirely and exactly as ``CheckedJSON`` reads it (``ImportLine``'s schema, UTF-8,
 /// JSON's grammar throughout, no key of the schema named twice, unique titles and ids), and
-/// declines (`nil`) everything else: a line that is wrong in any way, and a few that are fine
-/// but rare (a read string or key with an escape, a `null` summary, a number with a fraction
-/// or an exponent, nesting deeper than ``depthLimit``, a byte order mark, a line with both
-/// `sections` and `snapshot`). A declined line goes the checked way, which decodes it or names
+/// declines (`nil`) everything else: a line that is wrong in any way (a line with both
+/// `sections` and `snapshot` among them, as soon as it reads the second), and a few that are
+/// fine but rare (a read string or key with an escape, a `null` summary, a number with a
+/// fraction or an exponent, nesting deeper than ``depthLimit``, a byte order mark). A declined line goes the checked way, which decodes it or names
 /// its fault, so both paths give the same snapshot or the same error for every line
 /// (`ImportLineParserTests` holds them to that).
 ///
@@ -69,23 +69,22 @@ struct ImportLineReader {
         var meta: [String: String]?
         var snapshot: [Snapshot.Section]?
         try object(depth: 1) { (reader, key) throws(Declined) in
+            // `sections` and `snapshot` together: ``CheckedJSON`` refuses the line.
             if reader.matches(key, "sections") {
-                guard sections == nil else { throw Declined() }
+                guard sections == nil, snapshot == nil else { throw Declined() }
                 sections = try reader.sections(depth: 2)
             } else if reader.matches(key, "meta") {
                 guard meta == nil else { throw Declined() }
                 meta = try reader.meta(depth: 2)
             } else if reader.matches(key, "snapshot") {
-                guard snapshot == nil else { throw Declined() }
+                guard snapshot == nil, sections == nil else { throw Declined() }
                 snapshot = try reader.snapshot(depth: 2)
             } else {
                 try reader.skipValue(depth: 2)
             }
         }
         skipWhitespace()
-        // `sections` and `snapshot` together: ``ImportLine`` reads one, checks the other's keys.
-        guard position == bytes.count, (sections == nil) != (snapshot == nil),
-            let chosen = sections ?? snapshot,
+        guard position == bytes.count, let chosen = sections ?? snapshot,
             let built = try? Snapshot(sections: chosen)
         else { throw Declined() }
         return AnnotatedSnapshot(meta: meta ?? [:], snapshot: built)
