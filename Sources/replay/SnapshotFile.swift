@@ -4,14 +4,13 @@ import ListAdapter
 
 /// Reads one snapshot from a JSON file, with errors that name the file and the problem.
 enum SnapshotFile {
-    /// Reads and decodes the snapshot in the file at `path` (`-` for standard input). Its `meta`,
-    /// which a diff does not use, is checked as an import checks it: a snapshot is the same
-    /// contract wherever it is read.
+    /// Reads and decodes the snapshot in the file at `path` (`-` for standard input). It is
+    /// checked as an import checks a snapshot line (``ChangeLog/SnapshotDocument``), its `meta`
+    /// too, which a diff does not use: a snapshot is the same contract wherever it is read.
     static func read(_ path: String) throws -> ListSnapshot<String, String> {
         let data = try readInput(path, stopAfterNUL: true)
         do {
-            return try CheckedJSON.decode(AnnotatedSnapshot<String, String>.self, from: data, reading: .snapshot)
-                .snapshot
+            return try SnapshotDocument.decode(data).snapshot
         } catch {
             // Named as `replay import` names it.
             throw InputError("\(path == "-" ? "standard input" : path): \(error)")

@@ -88,6 +88,29 @@ struct DiffCommandTests {
             ),
             // A snapshot's meta is checked as an import checks it, although a diff does not use it.
             (#"{"meta": {"k": 1}, "sections": []}"#, "field meta.k is not a string: 1"),
+            // A key named twice in meta, or meta named twice, as an import refuses them.
+            (
+                #"{"meta": {"k": "a", "k": "b"}, "sections": []}"#,
+                #"duplicate key "k" in meta; a key may appear once in an object"#
+            ),
+            (
+                #"{"meta": {"é": "1", "e\u0301": "2"}, "sections": []}"#,
+                #"duplicate key "é" in meta; a key may appear once in an object"#
+            ),
+            (
+                #"{"meta": {}, "sections": [], "meta": {"k": "v"}}"#,
+                #"duplicate key "meta" at the top level; a key may appear once in an object"#
+            ),
+            // A revision line's `snapshot` beside `sections`, as an import refuses it.
+            (
+                #"{"sections": [], "snapshot": 5}"#,
+                #"the object holds both "sections", as a snapshot line does, and "snapshot", as a revision line "#
+                    + "does; it may hold one of the two"
+            ),
+            (
+                #"{"snapshot": {"sections": [], "sections": []}}"#,
+                #"duplicate key "sections" in snapshot; a key may appear once in an object"#
+            ),
             // Columns after a UTF-8 byte order mark count what an editor shows, from the brace.
             ("\u{FEFF}{\"sections\": [x]}", #"not valid JSON: invalid value at column 15 ("x]}")"#),
             ("\u{FEFF}{\"sections\":\n [x]}", #"not valid JSON: invalid value at line 2, column 3 ("x]}")"#),
@@ -113,6 +136,10 @@ struct DiffCommandTests {
         let key = String(repeating: "k", count: 4_000_000)
         let shown = "\"" + String(repeating: "k", count: 60) + "\"... (4000000 bytes)"
         let cases = [
+            (
+                #"{"sections": [], "meta": {"\#(key)": "a", "\#(key)": "b"}}"#,
+                "duplicate key \(shown) in meta; a key may appear once in an object"
+            ),
             (#"{"meta": {"\#(key)": 5}, "sections": []}"#, "field meta.\(shown) is not a string: 5"),
             (#"{"meta": {"\#(key)": null}, "sections": []}"#, "field meta.\(shown) is null, expected a string"),
         ]

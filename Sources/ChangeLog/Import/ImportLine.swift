@@ -1,3 +1,4 @@
+import Foundation
 import ListAdapter
 
 /// One line of an import: a snapshot line (the interchange format's snapshot, with optional
@@ -29,6 +30,29 @@ struct ImportLine: Decodable {
         annotated = AnnotatedSnapshot(
             meta: try container.decodeIfPresent([String: String].self, forKey: .meta) ?? [:],
             snapshot: try container.decode(ListSnapshot<String, String>.self, forKey: .snapshot))
+    }
+}
+
+/// A snapshot file of `replay diff`: one snapshot with optional `meta`, read as an import reads
+/// a snapshot line, with the same checks and the same messages. A revision line is not a
+/// snapshot file (it has no `sections`), and an object holding a revision line's `snapshot`
+/// beside its `sections` is refused as an import refuses it.
+package struct SnapshotDocument: Decodable {
+    /// The snapshot and its annotations.
+    package var annotated: AnnotatedSnapshot<String, String>
+
+    /// Decodes a snapshot with optional `meta`.
+    ///
+    /// - Throws: ``SnapshotAndRevisionLine`` for an object that also holds `snapshot`.
+    package init(from decoder: any Decoder) throws {
+        try SnapshotAndRevisionLine.check(decoder.container(keyedBy: ImportLine.CodingKeys.self))
+        annotated = try AnnotatedSnapshot(from: decoder)
+    }
+
+    /// Decodes the snapshot file `json` through ``CheckedJSON``, refusing a repeated key
+    /// wherever an import refuses it (`meta`'s keys among them).
+    package static func decode(_ json: Data) throws(CheckedJSON.Problem) -> AnnotatedSnapshot<String, String> {
+        try CheckedJSON.decode(Self.self, from: json, reading: .importLine).annotated
     }
 }
 

@@ -20,7 +20,9 @@ package indirect enum JSONKeys: Sendable {
     /// The keys read of a snapshot object (``ListAdapter/ListSnapshot``'s decoding).
     package static let snapshot = JSONKeys.object(["sections": section])
     /// The keys read of an import line: a snapshot line with `meta`, or a revision line's
-    /// `snapshot` and `meta` (``ImportLine``).
+    /// `snapshot` and `meta` (``ImportLine``). A snapshot file of `replay diff`
+    /// (``SnapshotDocument``) is read with them too, so that it refuses the keys named twice
+    /// that an import refuses, with the same words.
     static let importLine = JSONKeys.object(["sections": section, "meta": .map, "snapshot": snapshot])
 
     /// Whether a repetition of `key` in an object of this schema is refused.
