@@ -19,7 +19,7 @@ extension RevisionRecord: Codable {
             throw DecodingError.dataCorruptedError(
                 forKey: .time, in: container,
                 debugDescription:
-                    "expected an ISO 8601 UTC time such as 2026-11-20T10:00:00.000Z, found \(quoted(time))")
+                    "expected an ISO 8601 UTC time such as 2026-11-20T10:00:00.000Z, found \(quotedExcerpt(time))")
         }
         self.init(
             revision: try container.decode(UInt64.self, forKey: .revision),

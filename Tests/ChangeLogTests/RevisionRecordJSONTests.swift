@@ -58,6 +58,25 @@ struct RevisionRecordJSONTests {
                         insertedItems: [.init(at: .init(section: 0, item: 0), id: "a", summary: nil)])))
     }
 
+    /// The message quoted the whole time it could not read.
+    @Test("a revision line's huge unreadable time is named by an excerpt")
+    func hugeTime() {
+        let time = String(repeating: "9", count: 1_000_000)
+        let line =
+            #"{"revision":1,"time":"\#(time)","meta":{},"snapshot":{"sections":[]},"#
+            + #""changes":{"sections":{"deleted":[],"inserted":[],"moved":[]},"#
+            + #""items":{"deleted":[],"inserted":[],"moved":[],"updated":[]}}}"#
+        let error = #expect(throws: DecodingError.self) {
+            _ = try JSONDecoder().decode(RevisionRecord.self, from: Data(line.utf8))
+        }
+        guard case .dataCorrupted(let context)? = error else {
+            Issue.record("expected dataCorrupted, got \(String(describing: error).prefix(300))")
+            return
+        }
+        #expect(context.debugDescription.utf8.count < 300)
+        #expect(context.debugDescription.hasSuffix("(1000000 bytes)"))
+    }
+
     @Test("times are written and parsed exactly to the millisecond")
     func timestamps() {
         #expect(Timestamp.iso8601(milliseconds: 0) == "1970-01-01T00:00:00.000Z")

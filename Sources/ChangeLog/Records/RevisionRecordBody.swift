@@ -86,7 +86,7 @@ struct RevisionRecordBody: Hashable, Sendable {
                 let key = try reader.readString()
                 let value = try reader.readString()
                 guard meta.updateValue(value, forKey: key) == nil else {
-                    throw reader.failure("duplicate meta key \(quoted(key))")
+                    throw reader.failure("duplicate meta key \(quotedExcerpt(key))")
                 }
             }
             let sectionCount = try reader.readTotal()
