@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "CFileWriteback.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -12,5 +13,22 @@ int changelog_start_writeback(int descriptor, int64_t offset, int64_t length) {
     (void)offset;
     (void)length;
     return fsync(descriptor);
+#endif
+}
+
+int changelog_allocate(int descriptor, int64_t offset, int64_t length) {
+#if defined(__linux__)
+    // fcntl.h declares it and FALLOC_FL_KEEP_SIZE under _GNU_SOURCE (glibc and musl).
+    int result;
+    do {
+        result = fallocate(descriptor, FALLOC_FL_KEEP_SIZE, offset, length);
+    } while (result != 0 && errno == EINTR);
+    return result;
+#else
+    (void)descriptor;
+    (void)offset;
+    (void)length;
+    errno = EOPNOTSUPP;
+    return -1;
 #endif
 }

@@ -133,8 +133,9 @@ public final class ChangeLog: Sendable {
     ///
     /// - Throws: ``ChangeLogError`` with ``ChangeLogError/Code/logNotFound`` (no log at the path,
     ///   and ``Options/createIfMissing`` is false or ``Options/readOnly`` true),
-    ///   ``ChangeLogError/Code/cannotOpen`` (not a directory, no permission, not a log; or the
-    ///   log was deleted or replaced while another instance in this process still has it open),
+    ///   ``ChangeLogError/Code/cannotOpen`` (not a directory, no permission, not a log, no space
+    ///   left for the log's files; or the log was deleted or replaced while another instance in
+    ///   this process still has it open),
     ///   ``ChangeLogError/Code/incompatibleOptions`` (open in this process with another
     ///   durability, or for reading only where this open writes, or the other way round),
     ///   ``ChangeLogError/Code/unsupportedFormat``,
@@ -278,6 +279,12 @@ public final class ChangeLog: Sendable {
                 "cannot open the log at \(path) for writing: the system does not permit writing to its files "
                 + "(immutable files, or a read-only file system); it can still be opened for reading only "
                 + "(Options.readOnly)"
+        case ENOSPC, EDQUOT:
+            code = .cannotOpen
+            let full = error.code == EDQUOT ? "the disk quota is used up" : "the file system is full"
+            message =
+                "cannot open the log at \(path): \(full), and LMDB needs space for its files (lock.mdb, data.mdb); "
+                + "free some space, then retry"
         default:
             code = .cannotOpen
             message = "cannot open the log at \(path): check that it is a log directory you may read and write"

@@ -10,4 +10,12 @@
 /// set.
 int changelog_start_writeback(int descriptor, int64_t offset, int64_t length);
 
+/// Allocates the blocks of `length` bytes of the file `descriptor` from `offset`, without
+/// changing its size: Linux's `fallocate` with `FALLOC_FL_KEEP_SIZE`, which Swift's Glibc
+/// module does not declare. Unlike `posix_fallocate`, it never falls back to writing zeros
+/// (which could overwrite bytes another process writes meanwhile): a file system that cannot
+/// allocate fails with `EOPNOTSUPP`, as every other system does. Retried on `EINTR`. Returns
+/// 0, or -1 with `errno` set (`ENOSPC` or `EDQUOT` when there is no space).
+int changelog_allocate(int descriptor, int64_t offset, int64_t length);
+
 #endif

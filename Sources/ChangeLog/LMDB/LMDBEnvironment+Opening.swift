@@ -46,8 +46,9 @@ extension LMDBEnvironment {
     /// The handle is created, configured and opened in that order; if any step fails it is
     /// closed again before the error is thrown.
     ///
-    /// - Throws: ``LMDBError`` with an `errno` code when the directory is missing or unreadable,
-    ///   or LMDB's code when the files are not an LMDB environment.
+    /// - Throws: ``LMDBError`` with an `errno` code when the directory is missing or unreadable
+    ///   (`ENOSPC` or `EDQUOT` when there is no space for the lock file), or LMDB's code when the
+    ///   files are not an LMDB environment.
     @available(*, noasync, message: "opening blocks on file locks; call it from a synchronous context")
     package static func open(directory: String, configuration: Configuration = Configuration()) throws(LMDBError)
         -> LMDBEnvironment
@@ -104,11 +105,21 @@ extension LMDBEnvironment {
         }
     }
 
+    /// The mode of the files LMDB creates, before the process's `umask`.
+    static let fileMode: mode_t = 0o644
+
     /// Creates, configures and opens an environment with `openFlags` (besides `MDB_NOTLS`),
     /// recording `configuration` as the one asked for.
+    ///
+    /// Unless the environment is opened without its lock file (`MDB_NOLOCK`), the lock file's
+    /// blocks are allocated first (``LockFileSpace``): on a full file system, LMDB's writes
+    /// into its map of the file would end the process with `SIGBUS`; this throws `ENOSPC`.
     private static func create(path: String, configuration: Configuration, openFlags: UInt32) throws(LMDBError)
         -> LMDBEnvironment
     {
+        if openFlags & UInt32(MDB_NOLOCK) == 0 {
+            _ = try LockFileSpace.ensure(directory: path, maxReaders: configuration.maxReaders, mode: fileMode)
+        }
         var created: OpaquePointer?
         try LMDBError.check(mdb_env_create(&created))
         guard let handle = created else { throw LMDBError(code: ENOMEM) }
@@ -116,7 +127,7 @@ extension LMDBEnvironment {
             try LMDBError.check(mdb_env_set_maxdbs(handle, configuration.maxDatabases))
             try LMDBError.check(mdb_env_set_maxreaders(handle, configuration.maxReaders))
             try LMDBError.check(mdb_env_set_mapsize(handle, configuration.mapSize))
-            try LMDBError.check(mdb_env_open(handle, path, UInt32(MDB_NOTLS) | openFlags, 0o644))
+            try LMDBError.check(mdb_env_open(handle, path, UInt32(MDB_NOTLS) | openFlags, fileMode))
             var dead: Int32 = 0
             try LMDBError.check(mdb_reader_check(handle, &dead))
             guard let dataFile = FileIdentity(path: path + "/data.mdb") else { throw LMDBError(code: errno) }
