@@ -114,12 +114,16 @@ extension LMDBEnvironment {
     /// Unless the environment is opened without its lock file (`MDB_NOLOCK`), the lock file's
     /// blocks are allocated first (``LockFileSpace``): on a full file system, LMDB's writes
     /// into its map of the file would end the process with `SIGBUS`; this throws `ENOSPC`.
+    /// A data file that this open was to create and that LMDB left incomplete is emptied again
+    /// (`IncompleteDataFile.discard(at:)`).
     private static func create(path: String, configuration: Configuration, openFlags: UInt32) throws(LMDBError)
         -> LMDBEnvironment
     {
         if openFlags & UInt32(MDB_NOLOCK) == 0 {
             _ = try LockFileSpace.ensure(directory: path, maxReaders: configuration.maxReaders, mode: fileMode)
         }
+        let dataPath = path + "/data.mdb"
+        let createsDataFile = [.missing, .emptyFile].contains(PathStatus(of: dataPath))
         var created: OpaquePointer?
         try LMDBError.check(mdb_env_create(&created))
         guard let handle = created else { throw LMDBError(code: ENOMEM) }
@@ -130,7 +134,7 @@ extension LMDBEnvironment {
             try LMDBError.check(mdb_env_open(handle, path, UInt32(MDB_NOTLS) | openFlags, fileMode))
             var dead: Int32 = 0
             try LMDBError.check(mdb_reader_check(handle, &dead))
-            guard let dataFile = FileIdentity(path: path + "/data.mdb") else { throw LMDBError(code: errno) }
+            guard let dataFile = FileIdentity(path: dataPath) else { throw LMDBError(code: errno) }
             var stat = MDB_stat()
             try LMDBError.check(mdb_env_stat(handle, &stat))
             try checkDataFileLength(of: handle, pageSize: Int(stat.ms_psize))
@@ -139,7 +143,29 @@ extension LMDBEnvironment {
                 dataFile: dataFile, pageSize: Int(stat.ms_psize))
         } catch {
             mdb_env_close(handle)
+            if createsDataFile { IncompleteDataFile.discard(at: dataPath) }
             throw error
         }
+    }
+}
+
+/// A new environment's data file that LMDB left incomplete.
+private enum IncompleteDataFile {
+    /// Empties the data file at `path` when it holds less than LMDB's two meta pages: what
+    /// LMDB leaves when writing a new environment's meta pages fell short (a full disk fits
+    /// one page of the two). Such a file is no environment, and LMDB would refuse it at every
+    /// later open (`MDB_INVALID`) instead of creating the log there; empty, it is a new
+    /// environment again. A data file of two pages or more, such as one that another process
+    /// created meanwhile, is left alone.
+    static func discard(at path: String) {
+        let descriptor = open(path, O_RDWR | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        defer { close(descriptor) }
+        // A new environment's pages are the system's page size, at most 32 KB (MAX_PAGESIZE).
+        let metaPages = 2 * min(Int(sysconf(Int32(_SC_PAGESIZE))), 32 << 10)
+        var information = stat()
+        guard fstat(descriptor, &information) == 0, information.st_size > 0, Int(information.st_size) < metaPages
+        else { return }
+        _ = ftruncate(descriptor, 0)
     }
 }
