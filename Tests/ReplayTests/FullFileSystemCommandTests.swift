@@ -1,0 +1,49 @@
+import ChangeLogTestSupport
+import Foundation
+import Testing
+
+/// `replay` on a full file system: creating a log there, or opening one whose `lock.mdb` is
+/// missing, ended the tool with `SIGBUS` inside LMDB (exit 135). It now exits 2 with one line
+/// that says the file system is full.
+///
+/// Each test mounts a small `tmpfs` (``SmallFileSystem``), which takes root on Linux; CI runs
+/// the tests as root. Elsewhere the suite is skipped, and shows as skipped.
+@Suite(
+    "replay on a full file system",
+    .enabled(if: SmallFileSystem.canMount, "mounting a tmpfs takes root (CAP_SYS_ADMIN) on Linux"))
+struct FullFileSystemCommandTests {
+    @Test(
+        "creating a log on a full file system exits 2 with one line saying so",
+        arguments: [["import", "-"], ["demo"]])
+    func creating(command: [String]) throws {
+        try withSmallFileSystem { fileSystem in
+            let log = fileSystem.path + "/new.lmdb"
+            let result = try ToolRunner.run(command + ["--log", log], input: #"{"sections": []}"# + "\n")
+            #expect(result.status == 2, "\(result)")
+            #expect(result.stdout.isEmpty, "\(result)")
+            #expect(
+                result.stderr
+                    == "replay: cannot open the log at \(log): the file system is full, and LMDB needs space for its "
+                    + "files (lock.mdb, data.mdb); free some space, then retry (No space left on device (LMDB code 28))\n"
+            )
+        }
+    }
+
+    @Test("reading a log whose lock.mdb was deleted, on a full file system, exits 2 with one line; then it reads")
+    func missingLockFile() throws {
+        try withSmallFileSystem(filled: false) { fileSystem in
+            let log = fileSystem.path + "/app.lmdb"
+            #expect(try ToolRunner.run(["import", "-", "--log", log], input: #"{"sections": []}"# + "\n").status == 0)
+            try FileManager.default.removeItem(atPath: log + "/lock.mdb")
+            try fileSystem.fill()
+            let result = try ToolRunner.run(["log", "--log", log])
+            #expect(result.status == 2, "\(result)")
+            #expect(result.stderr.hasPrefix("replay: cannot open the log at \(log): the file system is full"))
+            #expect(result.stderr.filter { $0 == "\n" }.count == 1, "\(result)")
+            try FileManager.default.removeItem(atPath: fileSystem.path + "/fill")
+            let again = try ToolRunner.run(["log", "--log", log])
+            #expect(again.status == 0, "\(again)")
+            #expect(again.stdout.hasPrefix("1  "), "\(again)")
+        }
+    }
+}
