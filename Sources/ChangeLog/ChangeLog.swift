@@ -279,6 +279,11 @@ public final class ChangeLog: Sendable {
                 "cannot open the log at \(path) for writing: the system does not permit writing to its files "
                 + "(immutable files, or a read-only file system); it can still be opened for reading only "
                 + "(Options.readOnly)"
+        case EACCES where lockFileIsNotWritable(inDirectory: path):
+            code = .cannotOpen
+            message =
+                "cannot open the log at \(path): its lock.mdb is not writable by this user, and LMDB readers need "
+                + "write access to lock.mdb; ask its owner, or copy the log"
         case ENOSPC, EDQUOT:
             code = .cannotOpen
             let full = error.code == EDQUOT ? "the disk quota is used up" : "the file system is full"
@@ -290,6 +295,15 @@ public final class ChangeLog: Sendable {
             message = "cannot open the log at \(path): check that it is a log directory you may read and write"
         }
         return ChangeLogError(code: code, message: message, path: path, cause: error)
+    }
+
+    /// Whether the log directory `path` holds a `lock.mdb` that this process may not write
+    /// (its effective user and groups, as `open` checks): a log another user owns, which LMDB
+    /// cannot open even for reading, since readers record themselves in the lock file.
+    private static func lockFileIsNotWritable(inDirectory path: String) -> Bool {
+        let lockFile = path + "/lock.mdb"
+        guard faccessat(AT_FDCWD, lockFile, F_OK, AT_EACCESS) == 0 else { return false }
+        return faccessat(AT_FDCWD, lockFile, W_OK, AT_EACCESS) != 0 && errno == EACCES
     }
 
     /// The error for a log open in this process with `openFlags`, which `options` contradict.

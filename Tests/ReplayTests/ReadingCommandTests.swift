@@ -248,6 +248,13 @@ struct ReadingCommandTests {
             dataLocked.stderr
                 == "replay: cannot open the log at \(log): check that it is a log directory you may read and write "
                 + "(Permission denied (LMDB code 13))\n")
+        // Readers record themselves in lock.mdb: one this user may not write is named as the cause.
+        let lockLocked = try attempt(locking: log + "/lock.mdb")
+        #expect(lockLocked.status == 2)
+        #expect(
+            lockLocked.stderr
+                == "replay: cannot open the log at \(log): its lock.mdb is not writable by this user, and LMDB readers "
+                + "need write access to lock.mdb; ask its owner, or copy the log (Permission denied (LMDB code 13))\n")
         let throughFile = try run(log + "/data.mdb/app.lmdb")
         #expect(throughFile.status == 2)
         #expect(
