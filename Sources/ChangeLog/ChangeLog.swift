@@ -69,8 +69,12 @@ public final class ChangeLog: Sendable {
         /// write needs more, so this only saves the first few doublings.
         public var initialMapSize: Int
         /// The maximum number of simultaneous read transactions, across all processes, fixed by
-        /// the first process that opens the log.
+        /// the first process that opens the log: from 1 to ``maxReadersLimit``. Each takes 64
+        /// bytes of `lock.mdb`.
         public var maxReaders: Int
+        /// The largest ``maxReaders`` a log accepts: 65,536 read transactions at once, a lock
+        /// file of 4 MB.
+        public static let maxReadersLimit = 65_536
         /// How often, while subscriptions wait, the log checks for revisions appended elsewhere
         /// (by other processes or other instances): a short read transaction of the latest
         /// revision. On Linux, file events (inotify) usually notice them first and this is the
@@ -156,11 +160,11 @@ public final class ChangeLog: Sendable {
                     + "the directory of a log",
                 path: path)
         }
-        guard options.initialMapSize > 0, options.maxReaders > 0, options.maxReaders <= Int(UInt32.max) else {
+        guard options.initialMapSize > 0, (1...Options.maxReadersLimit).contains(options.maxReaders) else {
             throw ChangeLogError(
                 code: .invalidArgument,
-                message: "initialMapSize and maxReaders must be positive (got \(options.initialMapSize) and "
-                    + "\(options.maxReaders))",
+                message: "initialMapSize must be positive and maxReaders from 1 to \(Options.maxReadersLimit) (got "
+                    + "\(options.initialMapSize) and \(options.maxReaders))",
                 path: path)
         }
         let creates = options.createIfMissing && !options.readOnly

@@ -30,7 +30,8 @@
 /// iterator is dropped (for example by `break`), which frees its resources; it throws
 /// ``ChangeLogError`` when a revision cannot be read, notably
 /// ``ChangeLogError/Code/revisionDropped`` when the start, or the next revision to deliver,
-/// was removed by retention.
+/// was removed by retention. (A copy of an iterator shares its subscription and ends with it:
+/// see ``Iterator``.)
 ///
 /// Each iterator is a subscription of its own: iterating the same `LogSubscription` twice
 /// delivers the revisions twice.
@@ -72,6 +73,9 @@ public struct LogSubscription: AsyncSequence, Sendable {
     /// One subscription: reads the backlog, then waits for and reads live revisions.
     ///
     /// The iterator owns the subscription: when it is dropped, its listener is unregistered.
+    /// Copies of an iterator share that one subscription, so iterate only one of them: once a
+    /// copy ends (it threw, or returned `nil` after its task was cancelled), every copy waiting
+    /// for a live revision ends too, with `nil`.
     public struct Iterator: AsyncIteratorProtocol {
         private enum Phase {
             /// `next()` has not been called yet.

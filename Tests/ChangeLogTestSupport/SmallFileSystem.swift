@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -15,6 +17,8 @@
 package struct SmallFileSystem: Sendable {
     /// The directory the file system is mounted on.
     package let path: String
+    /// The image file of an `ext4` file system (``ext4(megabytes:)``), removed with it.
+    private var image: String?
 
     /// Whether this process can mount one: tried once, with a file system that is unmounted
     /// again at once.
@@ -74,12 +78,64 @@ package struct SmallFileSystem: Sendable {
     }
 
     /// Unmounts the file system (lazily when a file on it is still open) and removes its
-    /// directory. Safe to call from a `defer`: it never throws.
+    /// directory, and its image. Safe to call from a `defer`: it never throws.
     package func unmount() {
         #if os(Linux)
             if umount2(path, 0) != 0 { _ = umount2(path, Int32(MNT_DETACH)) }
         #endif
         rmdir(path)
+        if let image { unlink(image) }
+    }
+
+    /// Whether this process can mount an `ext4` image (``ext4(megabytes:)``): root, `mkfs.ext4`
+    /// and loop devices. Tried once.
+    package static let canMountExt4: Bool = {
+        guard let probe = try? ext4(megabytes: 8) else { return false }
+        probe.unmount()
+        return true
+    }()
+
+    /// An `ext4` file system of `megabytes` in an image file, mounted through a loop device.
+    /// Unlike `tmpfs`, `ext4` keeps the blocks a `fallocate` got before it ran out of space.
+    ///
+    /// - Throws: ``Failure`` naming the command that failed.
+    package static func ext4(megabytes: Int) throws(Failure) -> SmallFileSystem {
+        var template = Array("/tmp/small-fs-XXXXXX".utf8CString)
+        guard let created = mkdtemp(&template) else { throw Failure(call: "mkdtemp", code: errno) }
+        let directory = String(cString: created)
+        let image = directory + ".img"
+        do throws(Failure) {
+            try run("/usr/bin/truncate", ["-s", "\(megabytes)M", image])
+            try run("/usr/sbin/mkfs.ext4", ["-q", "-F", image])
+            try run("/usr/bin/mount", ["-o", "loop", image, directory])
+        } catch {
+            unlink(image)
+            rmdir(directory)
+            throw error
+        }
+        var fileSystem = SmallFileSystem(mountedOn: directory)
+        fileSystem.image = image
+        return fileSystem
+    }
+
+    private init(mountedOn directory: String) {
+        path = directory
+    }
+
+    /// Runs the program at `executable` with `arguments`, its output discarded.
+    private static func run(_ executable: String, _ arguments: [String]) throws(Failure) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            throw Failure(call: executable, code: ENOENT)
+        }
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw Failure(call: executable, code: EIO) }
     }
 
     /// A failed system call while setting up the file system.

@@ -1,3 +1,4 @@
+import ChangeLogTestSupport
 import Foundation
 import Testing
 
@@ -23,6 +24,40 @@ struct LockFileSpaceTests {
             #endif
             #expect(status.allocated >= status.size, "\(status)")
         }
+    }
+
+    /// A `maxReaders` of 10 million reserved 640 MB of hidden blocks for `lock.mdb`, and
+    /// `UInt32.max` tried to reserve 275 GB, filling the disk.
+    @Test("maxReaders must be from 1 to 65,536", arguments: [0, 65_537, 10_000_000, Int(UInt32.max), Int.max])
+    func maxReadersRange(maxReaders: Int) throws {
+        try withTemporaryDirectory { directory in
+            let path = directory + "/log"
+            let error = #expect(throws: ChangeLogError.self) {
+                _ = try ChangeLog(path: path, options: .init(maxReaders: maxReaders))
+            }
+            #expect(error?.code == .invalidArgument)
+            #expect(error?.message.contains("maxReaders from 1 to 65536 (got") == true, "\(String(describing: error))")
+            #expect(!FileManager.default.fileExists(atPath: path))
+        }
+    }
+
+    /// `ext4` keeps the blocks a `fallocate` got before it ran out of space: a failed open
+    /// left them in `lock.mdb`, past its end, where nothing gave them back.
+    @Test(
+        "an allocation that runs out of space part of the way gives back the blocks it got",
+        .enabled(if: SmallFileSystem.canMountExt4, "needs root, mkfs.ext4 and loop devices"))
+    func partialAllocationGivenBack() throws {
+        let fileSystem = try SmallFileSystem.ext4(megabytes: 16)
+        defer { fileSystem.unmount() }
+        try fileSystem.fill(leaving: 1 << 20)
+        let directory = fileSystem.path + "/log"
+        #expect(mkdir(directory, 0o755) == 0)
+        let error = #expect(throws: LMDBError.self) {
+            _ = try LockFileSpace.ensure(directory: directory, maxReaders: 65_536, mode: 0o644)
+        }
+        #expect(error?.code == ENOSPC)
+        let status = try Status(directory + "/lock.mdb")
+        #expect(status.allocated == 0, "\(status)")
     }
 
     /// LMDB writes into its map of the lock file at every open (the reader table's header when

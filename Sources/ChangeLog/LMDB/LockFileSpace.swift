@@ -83,7 +83,13 @@ enum LockFileSpace {
         guard fstat(descriptor, &information) == 0 else { return .skipped(errno) }
         guard !isAllocated(information, needed: needed) else { return .unchanged }
         let length = max(needed, Int(information.st_size))
-        guard changelog_allocate(descriptor, 0, Int64(length)) == 0 else { return try skipping(errno) }
+        guard changelog_allocate(descriptor, 0, Int64(length)) == 0 else {
+            let code = errno
+            // A file system that ran out of space part of the way (ext4) keeps the blocks it
+            // allocated past the file's end: cutting the file to its own size gives them back.
+            _ = ftruncate(descriptor, information.st_size)
+            return try skipping(code)
+        }
         return .allocated
     }
 
