@@ -32,3 +32,20 @@ int changelog_allocate(int descriptor, int64_t offset, int64_t length) {
     return -1;
 #endif
 }
+
+static int changelog_set_lock(int descriptor, short type) {
+    struct flock lock = {0};
+    lock.l_type = type;
+    lock.l_whence = SEEK_SET;
+    lock.l_start = 0;
+    lock.l_len = 1;
+    int result;
+    do {
+        result = fcntl(descriptor, F_SETLK, &lock);
+    } while (result != 0 && errno == EINTR);
+    return result;
+}
+
+int changelog_lock_environment(int descriptor) { return changelog_set_lock(descriptor, F_WRLCK); }
+
+void changelog_unlock_environment(int descriptor) { (void)changelog_set_lock(descriptor, F_UNLCK); }

@@ -1,3 +1,4 @@
+import CFileWriteback
 import CLMDB
 import Synchronization
 
@@ -143,7 +144,9 @@ extension LMDBEnvironment {
                 dataFile: dataFile, pageSize: Int(stat.ms_psize))
         } catch {
             mdb_env_close(handle)
-            if createsDataFile { IncompleteDataFile.discard(at: dataPath) }
+            if createsDataFile, openFlags & UInt32(MDB_RDONLY) == 0 {
+                IncompleteDataFile.discard(at: dataPath, lockFile: path + "/lock.mdb")
+            }
             throw error
         }
     }
@@ -156,8 +159,15 @@ private enum IncompleteDataFile {
     /// one page of the two). Such a file is no environment, and LMDB would refuse it at every
     /// later open (`MDB_INVALID`) instead of creating the log there; empty, it is a new
     /// environment again. A data file of two pages or more, such as one that another process
-    /// created meanwhile, is left alone.
-    static func discard(at path: String) {
+    /// created meanwhile, is left alone, and so is every file while another process has the
+    /// environment open or is opening it: the file is examined and cut only under LMDB's own
+    /// exclusive lock of `lockFile` (``changelog_lock_environment``), which no opener gets past.
+    static func discard(at path: String, lockFile: String) {
+        let lock = open(lockFile, O_RDWR | O_CLOEXEC)
+        guard lock >= 0 else { return }
+        defer { close(lock) }
+        guard changelog_lock_environment(lock) == 0 else { return }
+        defer { changelog_unlock_environment(lock) }
         let descriptor = open(path, O_RDWR | O_CLOEXEC)
         guard descriptor >= 0 else { return }
         defer { close(descriptor) }

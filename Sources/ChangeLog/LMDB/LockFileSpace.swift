@@ -85,12 +85,23 @@ enum LockFileSpace {
         let length = max(needed, Int(information.st_size))
         guard changelog_allocate(descriptor, 0, Int64(length)) == 0 else {
             let code = errno
-            // A file system that ran out of space part of the way (ext4) keeps the blocks it
-            // allocated past the file's end: cutting the file to its own size gives them back.
-            _ = ftruncate(descriptor, information.st_size)
+            giveBackBlocksPastTheEnd(of: descriptor)
             return try skipping(code)
         }
         return .allocated
+    }
+
+    /// Gives back the blocks past the end of the lock file `descriptor`: a file system that ran
+    /// out of space part of the way through an allocation (ext4) keeps the blocks it got, past
+    /// the file's end, where nothing would free them. Cutting the file to its own size frees
+    /// them, but only while no other process has the environment open (``changelog_lock_environment``):
+    /// one that does has sized the file and mapped it, and the size read here may be older.
+    private static func giveBackBlocksPastTheEnd(of descriptor: Int32) {
+        guard changelog_lock_environment(descriptor) == 0 else { return }
+        defer { changelog_unlock_environment(descriptor) }
+        var information = stat()
+        guard fstat(descriptor, &information) == 0 else { return }
+        _ = ftruncate(descriptor, information.st_size)
     }
 
     /// Whether the file `information` describes has blocks for its size and at least `needed`
