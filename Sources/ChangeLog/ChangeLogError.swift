@@ -126,3 +126,14 @@ extension ChangeLogError {
 private struct UnexpectedError: Error, Sendable, CustomStringConvertible {
     var description: String
 }
+
+extension ChangeLogError {
+    /// Whether the error reports damage to the log's data: a record or chunk that fails its
+    /// checksum or does not decode, a damaged key, or LMDB's own report of a damaged file (a
+    /// data file cut short, say). `replay verify` and `replay replay` fail their check on it.
+    package var reportsDamage: Bool {
+        if code == .checksumMismatch || code == .malformedRecord { return true }
+        guard code == .storage, let lmdb = cause as? LMDBError else { return false }
+        return lmdb.code == MDB_CORRUPTED || lmdb.code == MDB_PAGE_NOTFOUND
+    }
+}

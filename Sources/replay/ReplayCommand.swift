@@ -35,8 +35,7 @@ struct ReplayCommand: AsyncParsableCommand {
         let report = try await failingWithBadInput {
             do {
                 return try await replay()
-            } catch let error as ChangeLogError where error.code == .checksumMismatch || error.code == .malformedRecord
-            {
+            } catch let error as ChangeLogError where error.reportsDamage {
                 // A revision whose record is damaged fails the replay, as it fails `verify`.
                 printError("replay stopped: \(error.message)")
                 throw ExitCode(ExitStatus.failedCheck)

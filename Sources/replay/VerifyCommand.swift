@@ -34,8 +34,7 @@ struct VerifyCommand: AsyncParsableCommand {
                 }
                 progress.finish()
                 return report
-            } catch let error as ChangeLogError where error.code == .checksumMismatch || error.code == .malformedRecord
-            {
+            } catch let error as ChangeLogError where error.reportsDamage {
                 // Damage found before the walk could start (a damaged first key, say) fails the
                 // check as damage found during it does.
                 printError("verification failed: \(error.message)")

@@ -1,3 +1,4 @@
+import CLMDB
 import ChangeLogTestSupport
 import Foundation
 import Testing
@@ -35,5 +36,27 @@ struct DamagedKeyTests {
             // The revisions after it read as before.
             #expect(try log.record(at: 2).revision == 2)
         }
+    }
+}
+
+@Suite("What counts as damage")
+struct ReportsDamageTests {
+    /// `replay verify` and `replay replay` fail their check (status 1) on these, and only these.
+    @Test("checksum and decoding failures, and LMDB's reports of a damaged file, are damage; other failures are not")
+    func reportsDamage() {
+        let damage: [ChangeLogError] = [
+            ChangeLogError(code: .checksumMismatch, message: ""),
+            ChangeLogError(code: .malformedRecord, message: ""),
+            ChangeLogError(code: .storage, message: "", cause: LMDBError(code: MDB_CORRUPTED)),
+            ChangeLogError(code: .storage, message: "", cause: LMDBError(code: MDB_PAGE_NOTFOUND)),
+        ]
+        let other: [ChangeLogError] = [
+            ChangeLogError(code: .storage, message: "", cause: LMDBError(code: ENOSPC)),
+            ChangeLogError(code: .storage, message: ""),
+            ChangeLogError(code: .revisionNotFound, message: ""),
+            ChangeLogError(code: .cannotOpen, message: "", cause: LMDBError(code: MDB_CORRUPTED)),
+        ]
+        for error in damage { #expect(error.reportsDamage, "\(error)") }
+        for error in other { #expect(!error.reportsDamage, "\(error)") }
     }
 }
