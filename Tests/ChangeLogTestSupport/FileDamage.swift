@@ -18,13 +18,16 @@ package enum FileDamage {
         }
     }
 
-    /// Adds 2 MB to the stored size of `revision`'s record, in the data file of the log at
-    /// `path`, so that its value reaches past the file's end. Returns how many copies of its
-    /// node changed.
-    package static func inflateRecordSize(ofRevision revision: UInt64, ofLogAt path: String) throws -> Int {
+    /// Sets the high 16 bits of the stored size of `revision`'s record, in the data file of the
+    /// log at `path`, to `high`: 0x0020 makes a small value reach 2 MB, past the end of a small
+    /// file; 0x4000, 1 GB, past the end of a small map too. Returns how many copies of its node
+    /// changed. The log may be open: a write to the file shows in LMDB's shared map at once.
+    package static func inflateRecordSize(ofRevision revision: UInt64, ofLogAt path: String, high: UInt16 = 0x0020)
+        throws -> Int
+    {
         try damageNodes(ofRevision: revision, ofLogAt: path) { bytes, key in
-            // The high half of the data size.
-            bytes[key - 6] &+= 0x20
+            bytes[key - 6] = UInt8(high & 0xFF)
+            bytes[key - 5] = UInt8(high >> 8)
         }
     }
 

@@ -1,3 +1,4 @@
+import ChangeLogTestSupport
 import Foundation
 import ListAdapter
 import Testing
@@ -254,11 +255,12 @@ struct CorruptionTests {
             let file = path + "/data.mdb"
             switch damage {
             case "cut to 0": #expect(truncate(file, 0) == 0)
-            case "cut to 1 page": #expect(truncate(file, 4096) == 0)
+            // LMDB's pages are the system's.
+            case "cut to 1 page": #expect(truncate(file, off_t(sysconf(Int32(_SC_PAGESIZE)))) == 0)
             default:
                 let descriptor = open(file, O_WRONLY)
                 #expect(descriptor >= 0)
-                let zeros = [UInt8](repeating: 0, count: 2 * 4096)
+                let zeros = [UInt8](repeating: 0, count: 2 * sysconf(Int32(_SC_PAGESIZE)))
                 #expect(pwrite(descriptor, zeros, zeros.count, 0) == zeros.count)
                 close(descriptor)
             }
@@ -358,25 +360,8 @@ struct CorruptionTests {
     }
 }
 
-/// Sets the high 16 bits of the stored size of `revision`'s record to `high`, in every copy of
-/// its leaf node in `log`'s data file, behind LMDB's back: with `0x0020` the value reaches past
-/// the file's end, with `0x4000` past the map.
+/// Sets the high half of the stored size of `revision`'s record in `log`'s data file to `high`
+/// (``FileDamage/inflateRecordSize(ofRevision:ofLogAt:high:)``), behind LMDB's back.
 func damageSize(ofRevision revision: UInt64, of log: ChangeLog, high: UInt16) throws {
-    let key = revision.bigEndianKey
-    let record = try #require(try log.store.environment.read { try $0.value(forKey: key, in: log.store.revisions) })
-    // The leaf node: its data size (16 bits, then 16 more), flags, key size, key, data.
-    let file = try #require(FileHandle(forUpdatingAtPath: log.path + "/data.mdb"))
-    defer { try? file.close() }
-    let bytes = [UInt8](try file.readToEnd() ?? Data())
-    // Old copies of the node's page may remain in pages LMDB freed: damage every copy.
-    let nodes = bytes.indices.filter { offset in
-        offset >= 16 && bytes[offset...].starts(with: record) && bytes[(offset - 8)..<offset].elementsEqual(key)
-            && bytes[offset - 10] == 8 && bytes[offset - 9] == 0
-    }
-    #expect(!nodes.isEmpty)
-    for data in nodes {
-        // Writing through the file shows in LMDB's shared map at once.
-        try file.seek(toOffset: UInt64(data - 14))
-        try file.write(contentsOf: [UInt8(high & 0xFF), UInt8(high >> 8)])
-    }
+    #expect(try FileDamage.inflateRecordSize(ofRevision: revision, ofLogAt: log.path, high: high) >= 1)
 }
