@@ -13,7 +13,8 @@ import CLMDB
 /// LMDB reads its pages through the map without looking at the file's length. A data file cut
 /// short (a partial copy, a disk that filled up while copying, a `truncate`) would make the
 /// first read of a page past its end crash the process with `SIGBUS`. The two meta pages, at
-/// the start of the file, are read first: a file too short to hold them is refused as damaged
+/// the start of the file, are read first: LMDB refuses a file too short to hold them when it
+/// opens (`MDB_INVALID`), and one cut so short later, while open, is refused as damaged
 /// (`MDB_CORRUPTED`) before a transaction begins. The latest meta page records the last page in
 /// use: a file shorter than that, or a meta page that names none (zeroed), is refused before any
 /// other page is read, when the environment opens and when each transaction begins.
