@@ -76,11 +76,7 @@ struct FullFileSystemTests {
         try await withSmallFileSystem(filled: false) { fileSystem in
             let path = fileSystem.path + "/app.lmdb"
             let lockFile = path + "/lock.mdb"
-            let snapshot = try makeSnapshot(sections: 1, itemsPerSection: 2)
-            do {
-                let log = try ChangeLog(path: path)
-                _ = try await log.append(snapshot)
-            }
+            let snapshot = try await makeClosedLog(at: path)
             let size = try #require(try FileManager.default.attributesOfItem(atPath: lockFile)[.size] as? Int)
             try FileManager.default.removeItem(atPath: lockFile)
             try fileSystem.fill()
@@ -104,11 +100,7 @@ struct FullFileSystemTests {
     func existingLog() async throws {
         try await withSmallFileSystem(filled: false) { fileSystem in
             let path = fileSystem.path + "/app.lmdb"
-            let snapshot = try makeSnapshot(sections: 1, itemsPerSection: 2)
-            do {
-                let log = try ChangeLog(path: path)
-                _ = try await log.append(snapshot)
-            }
+            let snapshot = try await makeClosedLog(at: path)
             try fileSystem.fill()
             for readOnly in [false, true] {
                 let log = try ChangeLog(path: path, options: .init(readOnly: readOnly))
@@ -123,11 +115,7 @@ struct FullFileSystemTests {
     func readOnlyFileSystem() async throws {
         try await withSmallFileSystem(filled: false) { fileSystem in
             let path = fileSystem.path + "/app.lmdb"
-            let snapshot = try makeSnapshot(sections: 1, itemsPerSection: 2)
-            do {
-                let log = try ChangeLog(path: path)
-                _ = try await log.append(snapshot)
-            }
+            let snapshot = try await makeClosedLog(at: path)
             try FileManager.default.removeItem(atPath: path + "/lock.mdb")
             try fileSystem.remount(readOnly: true)
             defer { try? fileSystem.remount(readOnly: false) }
@@ -139,5 +127,13 @@ struct FullFileSystemTests {
             let writing = #expect(throws: ChangeLogError.self) { _ = try ChangeLog(path: path) }
             #expect(writing?.message.contains("does not permit writing") == true, "\(String(describing: writing))")
         }
+    }
+
+    /// Makes a log at `path` with one revision, and closes it; returns that revision's snapshot.
+    private func makeClosedLog(at path: String) async throws -> LogSnapshot {
+        let snapshot = try makeSnapshot(sections: 1, itemsPerSection: 2)
+        let log = try ChangeLog(path: path)
+        _ = try await log.append(snapshot)
+        return snapshot
     }
 }
