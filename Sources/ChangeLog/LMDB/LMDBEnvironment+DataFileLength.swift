@@ -19,14 +19,21 @@ import CLMDB
 /// use: a file shorter than that, or a meta page that names none (zeroed), is refused before any
 /// other page is read, when the environment opens and when each transaction begins.
 extension LMDBEnvironment {
-    /// Whether the data file of the open environment `handle`, with pages of `pageSize` bytes,
-    /// is long enough to hold LMDB's two meta pages, which `mdb_txn_begin` and `mdb_env_info`
-    /// read through the map. A length that cannot be read counts as long enough.
-    static func dataFileHoldsMetaPages(of handle: OpaquePointer, pageSize: Int) -> Bool {
+    /// The length in bytes of the data file of the open environment `handle`, or `nil` when it
+    /// cannot be read.
+    static func dataFileLength(of handle: OpaquePointer) -> Int? {
         var descriptor: mdb_filehandle_t = -1
         var file = stat()
-        guard mdb_env_get_fd(handle, &descriptor) == MDB_SUCCESS, fstat(descriptor, &file) == 0 else { return true }
-        return Int(file.st_size) >= 2 * pageSize
+        guard mdb_env_get_fd(handle, &descriptor) == MDB_SUCCESS, fstat(descriptor, &file) == 0 else { return nil }
+        return Int(file.st_size)
+    }
+
+    /// Whether a data file of `length` bytes (`nil`: unknown, which counts as long enough),
+    /// with pages of `pageSize` bytes, holds LMDB's two meta pages, which `mdb_txn_begin` and
+    /// `mdb_env_info` read through the map.
+    static func holdsMetaPages(length: Int?, pageSize: Int) -> Bool {
+        guard let length else { return true }
+        return length >= 2 * pageSize
     }
 
     /// Throws `MDB_CORRUPTED` when the data file of the open environment `handle`, with pages of
@@ -37,16 +44,19 @@ extension LMDBEnvironment {
     ///
     /// The meta page is read before the file's length: another process's commit writes its
     /// pages before its meta page, so a length read after the meta page covers the pages it
-    /// names.
-    static func checkDataFileLength(of handle: OpaquePointer, pageSize: Int) throws(LMDBError) {
+    /// names. A `lengthBefore`, read earlier, that already covers them saves reading it again
+    /// (the usual case, where the pages in use have not grown past it meanwhile).
+    static func checkDataFileLength(of handle: OpaquePointer, pageSize: Int, lengthBefore: Int? = nil)
+        throws(LMDBError)
+    {
         var info = MDB_envinfo()
         guard mdb_env_info(handle, &info) == MDB_SUCCESS else { return }
         guard info.me_last_pgno >= 1 else { throw LMDBError(code: MDB_CORRUPTED) }
-        var descriptor: mdb_filehandle_t = -1
-        var file = stat()
-        guard mdb_env_get_fd(handle, &descriptor) == MDB_SUCCESS, fstat(descriptor, &file) == 0 else { return }
         let (used, overflow) = (info.me_last_pgno + 1).multipliedReportingOverflow(by: pageSize)
-        if overflow || Int(file.st_size) < used {
+        guard !overflow else { throw LMDBError(code: MDB_CORRUPTED) }
+        if let lengthBefore, used <= lengthBefore { return }
+        guard let length = dataFileLength(of: handle) else { return }
+        if length < used {
             throw LMDBError(code: MDB_CORRUPTED)
         }
     }

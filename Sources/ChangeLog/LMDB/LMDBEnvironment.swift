@@ -282,7 +282,7 @@ package final class LMDBEnvironment: Sendable {
         // Without a map (a failed remap), or with a data file cut shorter than the meta pages,
         // LMDB would read meta pages that are not there: report zeros.
         guard remapFailure.load(ordering: .relaxed) == 0,
-            Self.dataFileHoldsMetaPages(of: handle, pageSize: pageSize)
+            Self.holdsMetaPages(length: Self.dataFileLength(of: handle), pageSize: pageSize)
         else {
             return Info(mapSize: 0, pageSize: pageSize, lastPage: -1, lastTransactionID: 0, readers: 0)
         }

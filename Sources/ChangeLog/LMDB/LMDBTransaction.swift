@@ -63,11 +63,12 @@ package struct LMDBTransaction: ~Copyable {
         var clearedStaleReaders = false
         while true {
             environment.gate.enter()
+            // `mdb_txn_begin` reads the meta pages through the map: a file cut shorter than them
+            // would crash it with `SIGBUS`.
+            let lengthBefore = LMDBEnvironment.dataFileLength(of: environment.handle)
             do throws(LMDBError) {
                 try environment.checkMapped()
-                // `mdb_txn_begin` reads the meta pages through the map: a file cut shorter than
-                // them would crash it with `SIGBUS`.
-                guard LMDBEnvironment.dataFileHoldsMetaPages(of: environment.handle, pageSize: environment.pageSize)
+                guard LMDBEnvironment.holdsMetaPages(length: lengthBefore, pageSize: environment.pageSize)
                 else { throw LMDBError(code: MDB_CORRUPTED) }
             } catch {
                 environment.gate.leave()
@@ -76,7 +77,8 @@ package struct LMDBTransaction: ~Copyable {
             let result = mdb_txn_begin(environment.handle, nil, readOnly ? UInt32(MDB_RDONLY) : 0, &transaction)
             if result == MDB_SUCCESS, let transaction {
                 do throws(LMDBError) {
-                    try LMDBEnvironment.checkDataFileLength(of: environment.handle, pageSize: environment.pageSize)
+                    try LMDBEnvironment.checkDataFileLength(
+                        of: environment.handle, pageSize: environment.pageSize, lengthBefore: lengthBefore)
                 } catch {
                     mdb_txn_abort(transaction)
                     environment.gate.leave()
