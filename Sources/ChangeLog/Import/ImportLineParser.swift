@@ -11,9 +11,9 @@ import ListAdapter
 /// declines (`nil`) everything else: a line that is wrong in any way (a line with both
 /// `sections` and `snapshot` among them, as soon as it reads the second), and a few that are
 /// fine but rare (a read string or key with an escape, a `null` summary, a number with a
-/// fraction or an exponent, nesting deeper than ``depthLimit``, a byte order mark). A declined line goes the checked way, which decodes it or names
-/// its fault, so both paths give the same snapshot or the same error for every line
-/// (`ImportLineParserTests` holds them to that).
+/// fraction or an exponent, nesting deeper than ``depthLimit``, a byte order mark). A declined
+/// line goes the checked way, which decodes it or names its fault, so both paths give the same
+/// snapshot or the same error for every line (`ImportLineParserTests` holds them to that).
 ///
 /// Given the line before's snapshot, the parser shares its strings: an item whose id and
 /// summary have the same bytes as the item at the corresponding place of the line before gets

@@ -93,8 +93,8 @@ public struct SnapshotImporter: Sendable {
     ///
     /// - Throws: ``SnapshotImportError`` naming `lineNumber` and the problem: not JSON, a
     ///   missing or mistyped field (with the offending value), a duplicate title or id, a key
-    ///   named twice in one object, both `sections` and `snapshot` in the line, text that is not UTF-8 (UTF-16 or UTF-32, which
-    ///   `JSONDecoder` would otherwise decode unchecked).
+    ///   named twice in one object, both `sections` and `snapshot` in the line, text that is not
+    ///   UTF-8 (UTF-16 or UTF-32, which `JSONDecoder` would otherwise decode unchecked).
     public static func decode(line: some Collection<UInt8>, lineNumber: Int) throws(SnapshotImportError)
         -> AnnotatedSnapshot<String, String>
     {
