@@ -26,7 +26,9 @@ let package = Package(
         .target(name: "CFileWriteback"),
         .target(name: "CStandardStreams"),
         .target(name: "ListAdapter"),
-        .target(name: "ChangeLog", dependencies: ["ListAdapter", "CLMDB", "CXXHash", "CFileWriteback"]),
+        .target(
+            name: "ChangeLog", dependencies: ["ListAdapter", "CLMDB", "CXXHash", "CFileWriteback"],
+            exclude: ["LMDB/Defences/DAMAGE.md"]),
         .executableTarget(
             name: "replay",
             dependencies: [
