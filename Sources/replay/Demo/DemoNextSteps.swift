@@ -35,8 +35,9 @@ struct DemoNextSteps {
                 FileManager.default.isExecutableFile(atPath: $0)
             } ?? Self.absolute(arguments0)
         let onPath = directories.contains { Self.sameFile($0 + "/replay", executable) }
-        offPath = onPath ? nil : executable
-        tool = onPath ? "replay" : Self.quoted(executable)
+        let shortest = Self.buildLink(to: executable) ?? executable
+        offPath = onPath ? nil : shortest
+        tool = onPath ? "replay" : Self.quoted(shortest)
         log = Self.quoted(Self.absolute(path))
     }
 
@@ -61,6 +62,16 @@ struct DemoNextSteps {
     /// links are kept (`.build/release/replay` stays as it is).
     static func absolute(_ path: String) -> String {
         URL(fileURLWithPath: path).standardizedFileURL.path
+    }
+
+    /// For a binary SwiftPM built (`…/.build/x86_64-unknown-linux-gnu/release/replay`), the
+    /// shorter path through the link SwiftPM makes to its directory (`…/.build/release/replay`)
+    /// when that is the same file; `nil` otherwise.
+    static func buildLink(to executable: String) -> String? {
+        let components = executable.split(separator: "/", omittingEmptySubsequences: false)
+        guard components.count >= 4, components[components.count - 4] == ".build" else { return nil }
+        let link = (components.dropLast(3) + components.suffix(2)).joined(separator: "/")
+        return sameFile(link, executable) ? link : nil
     }
 
     /// Whether `a` and `b` are the same existing file (device and inode).
