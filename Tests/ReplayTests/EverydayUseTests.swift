@@ -168,6 +168,20 @@ struct EverydayUseTests {
             ["-c", "replay log -n 10 --log '\(log)'"], environment: onPath, directory: URL(fileURLWithPath: elsewhere),
             launcher: ["/bin/sh"])
         #expect(run.status == 0 && run.stdout.split(separator: "\n").count == 10, "\(run)")
+
+        // Another replay found first on the PATH would run instead: the commands name the path.
+        let shadow = directory.path("shadow")
+        try FileManager.default.createDirectory(atPath: shadow, withIntermediateDirectories: false)
+        #expect(
+            FileManager.default.createFile(
+                atPath: shadow + "/replay", contents: Data("#!/bin/sh\nexit 3\n".utf8),
+                attributes: [.posixPermissions: 0o755]))
+        let shadowed = ["PATH": shadow + ":" + (onPath["PATH"] ?? "")]
+        let third = try ToolRunner.run(
+            ["demo", "--log", log, "--revisions", "1", "--seed", "4"], environment: shadowed)
+        #expect(third.status == 0, "\(third)")
+        #expect(third.stdout.contains("\n  \(tool) log -n 10 --log '\(log)'\n"), "\(third)")
+        #expect(third.stdout.contains("\n  export PATH="), "\(third)")
     }
 
     /// Whether `a` and `b` are the same existing file.

@@ -9,8 +9,8 @@ import Foundation
 #endif
 
 /// The commands the demo suggests trying next, written so that they work as printed from any
-/// directory: the tool as found on the `PATH` (`replay`) when that is this very binary, else
-/// by its absolute path; the log by its absolute path. Both are quoted for a POSIX shell where
+/// directory: the tool as `replay` when the first `replay` on the `PATH` is this very binary,
+/// else by its absolute path; the log by its absolute path. Both are quoted for a POSIX shell where
 /// they need it.
 struct DemoNextSteps {
     /// How the suggested commands run the tool: `replay`, or the binary's absolute path, quoted.
@@ -34,7 +34,11 @@ struct DemoNextSteps {
             : directories.map { Self.absolute($0 + "/" + arguments0) }.first {
                 FileManager.default.isExecutableFile(atPath: $0)
             } ?? Self.absolute(arguments0)
-        let onPath = directories.contains { Self.sameFile($0 + "/replay", executable) }
+        // `replay` runs this binary when the first `replay` the shell finds on the PATH is it.
+        let onPath =
+            directories.first { FileManager.default.isExecutableFile(atPath: $0 + "/replay") }.map {
+                Self.sameFile($0 + "/replay", executable)
+            } ?? false
         let shortest = Self.buildLink(to: executable) ?? executable
         offPath = onPath ? nil : shortest
         tool = onPath ? "replay" : Self.quoted(shortest)
