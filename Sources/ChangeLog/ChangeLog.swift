@@ -84,10 +84,11 @@ public final class ChangeLog: Sendable {
         /// `data.mdb`, not even at open, and no writer lock is taken, so a reader never waits
         /// for another process's write transaction. Appending and dropping revisions throw
         /// ``ChangeLogError/Code/readOnly``; reading and subscriptions work, and see what other
-        /// processes append. The log must exist (``createIfMissing`` is ignored). LMDB still
-        /// records its readers in `lock.mdb`, so that file must be writable, unless the log is on
-        /// a read-only file system or its files are immutable (`chattr +i`): then no process can
-        /// write to it, and it is read without the reader table.
+        /// processes append. The log must exist (``createIfMissing`` is ignored). LMDB records
+        /// its readers in `lock.mdb`; when this process cannot write that file (another user's
+        /// log, immutable files, a read-only file system), the log is read without it, and
+        /// ``ChangeLog/readingWithoutLock`` says so and why: writers running at the same time
+        /// do not see such a reader.
         public var readOnly: Bool
 
         /// Creates options; by default the log is created when missing, opened for reading and
@@ -283,11 +284,11 @@ public final class ChangeLog: Sendable {
                 "cannot open the log at \(path) for writing: the system does not permit writing to its files "
                 + "(immutable files, or a read-only file system); it can still be opened for reading only "
                 + "(Options.readOnly)"
-        case EACCES where lockFileIsNotWritable(inDirectory: path):
+        case EACCES where configuration.flags & UInt32(MDB_RDONLY) == 0 && lockFileIsNotWritable(inDirectory: path):
             code = .cannotOpen
             message =
-                "cannot open the log at \(path): its lock.mdb is not writable by this user, and LMDB readers need "
-                + "write access to lock.mdb; ask its owner, or copy the log"
+                "cannot open the log at \(path) for writing: its lock.mdb is not writable by this user; ask its "
+                + "owner, copy the log, or open it for reading only (Options.readOnly)"
         case ENOSPC, EDQUOT:
             code = .cannotOpen
             let full = error.code == EDQUOT ? "the disk quota is used up" : "the file system is full"
@@ -302,8 +303,8 @@ public final class ChangeLog: Sendable {
     }
 
     /// Whether the log directory `path` holds a `lock.mdb` that this process may not write
-    /// (its effective user and groups, as `open` checks): a log another user owns, which LMDB
-    /// cannot open even for reading, since readers record themselves in the lock file.
+    /// (its effective user and groups, as `open` checks): a log another user owns, which this
+    /// process may open for reading only.
     private static func lockFileIsNotWritable(inDirectory path: String) -> Bool {
         let lockFile = path + "/lock.mdb"
         guard faccessat(AT_FDCWD, lockFile, F_OK, AT_EACCESS) == 0 else { return false }

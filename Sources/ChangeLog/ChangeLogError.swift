@@ -130,7 +130,7 @@ private struct UnexpectedError: Error, Sendable, CustomStringConvertible {
 extension ChangeLogError {
     /// Whether the error reports damage to the log's data: a record or chunk that fails its
     /// checksum or does not decode, a damaged key, or LMDB's own report of a damaged file (a
-    /// data file cut short, say). `replay verify` and `replay replay` fail their check on it.
+    /// data file cut short, say). `replay verify` and `replay play` fail their check on it.
     package var reportsDamage: Bool {
         if code == .checksumMismatch || code == .malformedRecord { return true }
         guard code == .storage, let lmdb = cause as? LMDBError else { return false }

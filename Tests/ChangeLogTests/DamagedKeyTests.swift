@@ -41,7 +41,7 @@ struct DamagedKeyTests {
 
 @Suite("What counts as damage")
 struct ReportsDamageTests {
-    /// `replay verify` and `replay replay` fail their check (status 1) on these, and only these.
+    /// `replay verify` and `replay play` fail their check (status 1) on these, and only these.
     @Test("checksum and decoding failures, and LMDB's reports of a damaged file, are damage; other failures are not")
     func reportsDamage() {
         let damage: [ChangeLogError] = [

@@ -122,6 +122,7 @@ struct FullFileSystemTests {
             #expect(try LockFileSpace.ensure(directory: path, maxReaders: 126, mode: 0o644) == .skipped(EROFS))
             do {
                 let log = try ChangeLog(path: path, options: .init(readOnly: true))
+                #expect(log.readingWithoutLock?.reason == .readOnlyFileSystem)
                 #expect(try log.snapshot(at: 1) == snapshot)
             }
             let writing = #expect(throws: ChangeLogError.self) { _ = try ChangeLog(path: path) }

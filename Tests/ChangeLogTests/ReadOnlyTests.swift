@@ -22,6 +22,7 @@ struct ReadOnlyTests {
             let before = try Data(contentsOf: URL(fileURLWithPath: path + "/data.mdb"))
             do {
                 let log = try ChangeLog(path: path, options: .init(readOnly: true))
+                #expect(log.readingWithoutLock == nil, "this user may write lock.mdb: readers use it")
                 #expect(try log.latestRevision == 3)
                 #expect(try log.snapshot(at: 2) == makeSnapshot(sections: 2, itemsPerSection: 3, version: 1))
                 #expect(try await log.verify().isValid)
@@ -41,6 +42,35 @@ struct ReadOnlyTests {
             // Released, the log opens for writing again.
             let log = try ChangeLog(path: path)
             #expect(try await log.append(try makeSnapshot(sections: 1, itemsPerSection: 1)).revision == 4)
+        }
+    }
+
+    @Test(
+        "a log whose lock.mdb this user may not write is read without it, and says so; it does not open to write",
+        .enabled(if: getuid() != 0, "root may write any file; ForeignLogTests reads a root-owned log as nobody"))
+    func lockFileNotWritable() async throws {
+        try await withTemporaryDirectory { path in
+            let snapshot = try makeSnapshot(sections: 2, itemsPerSection: 3)
+            do {
+                _ = try await ChangeLog(path: path).append(snapshot)
+            }
+            let lockFile = path + "/lock.mdb"
+            try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: lockFile)
+            defer { try? FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: lockFile) }
+            do {
+                let log = try ChangeLog(path: path, options: .init(readOnly: true))
+                #expect(log.readingWithoutLock?.reason == .lockFileNotWritable)
+                #expect(
+                    log.readingWithoutLock?.description.contains("writers running at the same time are not seen")
+                        == true)
+                #expect(try log.snapshot(at: 1) == snapshot)
+                #expect(try await log.verify().isValid)
+            }
+            let writable = #expect(throws: ChangeLogError.self) { _ = try ChangeLog(path: path) }
+            #expect(
+                writable?.message
+                    == "cannot open the log at \(path) for writing: its lock.mdb is not writable by this user; ask "
+                    + "its owner, copy the log, or open it for reading only (Options.readOnly)")
         }
     }
 

@@ -5,7 +5,7 @@ import ListAdapter
 import Testing
 
 /// verify and replay: exit 0 on a good log, exit 1 naming the first failing revision.
-@Suite("replay verify and replay replay")
+@Suite("replay verify and replay play")
 struct CheckingCommandTests {
     @Test("verify passes on a good log")
     func verifyGood() throws {
@@ -35,10 +35,10 @@ struct CheckingCommandTests {
     func replayTampered(renderer: String) throws {
         let (directory, log) = try Tampering.damagedLog(revisions: 6, damaged: 4)
         defer { directory.remove() }
-        let result = try ToolRunner.run(["replay", "--log", log, "--into", renderer])
+        let result = try ToolRunner.run(["play", "--log", log, "--into", renderer])
         #expect(result.status == 1, "\(result)")
         #expect(result.stderr.hasPrefix("replay: replay stopped: the record of revision 4"), "\(result.stderr)")
-        #expect(try ToolRunner.run(["replay", "--log", log, "--into", renderer, "--to", "3"]).status == 0)
+        #expect(try ToolRunner.run(["play", "--log", log, "--into", renderer, "--to", "3"]).status == 0)
     }
 
     /// `stats` trapped on the range 524289...6, `verify` and `log` called every revision
@@ -118,7 +118,7 @@ struct CheckingCommandTests {
         let verify = try ToolRunner.run(["verify", "--log", log])
         #expect(verify.status == 1)
         #expect(verify.stderr.hasPrefix("replay: verification failed: revision 2"), "\(verify.stderr)")
-        let replay = try ToolRunner.run(["replay", "--log", log, "--into", "strict"])
+        let replay = try ToolRunner.run(["play", "--log", log, "--into", "strict"])
         #expect(replay.status == 1)
         #expect(replay.stdout == "")
         #expect(replay.stderr.hasPrefix("replay: replay refused: revision 2"), "\(replay.stderr)")
@@ -129,7 +129,7 @@ struct CheckingCommandTests {
     func replayStrict() throws {
         let (directory, log) = try ReadingCommandTests.makeLog()
         defer { directory.remove() }
-        let result = try ToolRunner.run(["replay", "--log", log])
+        let result = try ToolRunner.run(["play", "--log", log])
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout == "replayed revisions 1 to 3 into the strict renderer: 3 batches accepted\n")
     }
@@ -138,7 +138,7 @@ struct CheckingCommandTests {
     func replayText() throws {
         let (directory, log) = try ReadingCommandTests.makeLog()
         defer { directory.remove() }
-        let result = try ToolRunner.run(["replay", "--log", log, "--into", "text", "--from", "2"])
+        let result = try ToolRunner.run(["play", "--log", log, "--into", "text", "--from", "2"])
         #expect(result.status == 0, "\(result)")
         #expect(
             result.stdout == """
@@ -164,7 +164,7 @@ struct CheckingCommandTests {
     func replayJSONLines() throws {
         let (directory, log) = try ReadingCommandTests.makeLog()
         defer { directory.remove() }
-        let result = try ToolRunner.run(["replay", "--log", log, "--into", "jsonl", "--from", "3"])
+        let result = try ToolRunner.run(["play", "--log", log, "--into", "jsonl", "--from", "3"])
         #expect(result.status == 0, "\(result)")
         #expect(
             result.stdout == """
@@ -176,7 +176,7 @@ struct CheckingCommandTests {
 
     @Test("replay rejects an unknown renderer")
     func unknownRenderer() throws {
-        let result = try ToolRunner.run(["replay", "--into", "html"])
+        let result = try ToolRunner.run(["play", "--into", "html"])
         #expect(result.status == 64)
     }
 

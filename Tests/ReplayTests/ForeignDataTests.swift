@@ -24,7 +24,7 @@ struct ForeignDataTests {
     @Test(
         "commands refuse another application's LMDB environment and leave its data.mdb as it was",
         arguments: [
-            ["stats"], ["verify"], ["log"], ["export"], ["tail"], ["show", "1"], ["replay", "--into", "text"],
+            ["stats"], ["verify"], ["log"], ["export"], ["tail"], ["show", "1"], ["play", "--into", "text"],
             ["import", "-"], ["demo", "--revisions", "5"],
         ])
     func foreignEnvironment(command: [String]) throws {
@@ -40,7 +40,7 @@ struct ForeignDataTests {
 
     @Test(
         "reading commands on an empty log print nothing and succeed",
-        arguments: [["log"], ["export"], ["tail"], ["replay", "--into", "jsonl"]])
+        arguments: [["log"], ["export"], ["tail"], ["play", "--into", "jsonl"]])
     func emptyLog(command: [String]) throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -136,10 +136,13 @@ struct ReadingCommandTests {
         #expect(lines[1] == "revisions      3 (1 to 3)")
         #expect(lines[2].hasPrefix("time span      <time> to <time> ("))
         // The file holds the pages in use and the zeros kept ahead of them.
+        // Digits come in groups of three.
         let disk = try #require(
-            lines[3].wholeMatch(of: /on disk        (\d+) bytes \((\d+) in use, (\d+) of them free for reuse\)/))
-        #expect(Int(disk.output.1)! > Int(disk.output.2)!)
-        #expect(Int(disk.output.2)! > Int(disk.output.3)!)
+            lines[3].wholeMatch(
+                of: /on disk        (\d{1,3}(?:,\d{3})+) bytes \(([\d,]+) in use, ([\d,]+) of them free for reuse\)/))
+        func number(_ text: Substring) -> Int { Int(text.filter { $0 != "," })! }
+        #expect(number(disk.output.1) > number(disk.output.2))
+        #expect(number(disk.output.2) > number(disk.output.3))
         #expect(lines[4].hasPrefix("per revision   "))
         #expect(lines[5] == "largest        revision 2: 3 items in 2 sections")
         #expect(lines[6] == "operations     sections +2 -1 ~0  items +1 -0 ~1 *1")
@@ -147,7 +150,7 @@ struct ReadingCommandTests {
 
     @Test(
         "reading commands never create a log: a missing one is an error naming the path",
-        arguments: [["export"], ["log"], ["show", "1"], ["stats"], ["verify"], ["replay"], ["tail"]])
+        arguments: [["export"], ["log"], ["show", "1"], ["stats"], ["verify"], ["play"], ["tail"]])
     func missingLog(command: [String]) throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -163,7 +166,7 @@ struct ReadingCommandTests {
 
     @Test(
         "reading commands refuse an existing directory that holds no log, and leave it as it was",
-        arguments: [["export"], ["log"], ["show", "1"], ["stats"], ["verify"], ["replay"], ["tail"]])
+        arguments: [["export"], ["log"], ["show", "1"], ["stats"], ["verify"], ["play"], ["tail"]])
     func directoryWithoutLog(command: [String]) throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -248,13 +251,12 @@ struct ReadingCommandTests {
             dataLocked.stderr
                 == "replay: cannot open the log at \(log): check that it is a log directory you may read and write "
                 + "(Permission denied (LMDB code 13))\n")
-        // Readers record themselves in lock.mdb: one this user may not write is named as the cause.
+        // Readers record themselves in lock.mdb: a log whose lock.mdb this user may not write is
+        // read without it, with a warning naming the cause.
         let lockLocked = try attempt(locking: log + "/lock.mdb")
-        #expect(lockLocked.status == 2)
-        #expect(
-            lockLocked.stderr
-                == "replay: cannot open the log at \(log): its lock.mdb is not writable by this user, and LMDB readers "
-                + "need write access to lock.mdb; ask its owner, or copy the log (Permission denied (LMDB code 13))\n")
+        #expect(lockLocked.status == 0, "\(lockLocked)")
+        #expect(lockLocked.stdout == open.stdout)
+        #expect(lockLocked.stderr == "replay: warning: " + ToolRunner.withoutLockWarning(log: log))
         let throughFile = try run(log + "/data.mdb/app.lmdb")
         #expect(throughFile.status == 2)
         #expect(
@@ -314,8 +316,8 @@ struct ReadingCommandTests {
             (["show", "1"], #"[0] "x\u{9b}[2Jy\u{7f}z" (1 items)"#),
             (["show", "1"], #"0: "i\u{9b}31m\u{85}""#),
             (["tail"], #""k\u{9b}"="v\u{7f}""#),
-            (["replay", "--into", "text"], #"[0] "x\u{9b}[2Jy\u{7f}z""#),
-            (["replay", "--into", "text"], #""i\u{9b}31m\u{85}""#),
+            (["play", "--into", "text"], #"[0] "x\u{9b}[2Jy\u{7f}z""#),
+            (["play", "--into", "text"], #""i\u{9b}31m\u{85}""#),
         ])
     func c1Controls(command: [String], escaped: String) throws {
         let directory = try TemporaryDirectory()

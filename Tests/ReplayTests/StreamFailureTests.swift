@@ -141,7 +141,7 @@ struct StreamFailureTests {
 
     @Test(
         "an error follows the lines written before it when both streams go to one file",
-        arguments: [["export"], ["replay", "--into", "jsonl"]])
+        arguments: [["export"], ["play", "--into", "jsonl"]])
     func errorAfterOutput(command: [String]) throws {
         let (directory, log) = try Tampering.damagedLog(revisions: 6, damaged: 4)
         defer { directory.remove() }
@@ -157,7 +157,7 @@ struct StreamFailureTests {
 
     @Test(
         "an error after output to a full disk also says, once, that the output is incomplete",
-        arguments: [["export"], ["replay", "--into", "jsonl"]])
+        arguments: [["export"], ["play", "--into", "jsonl"]])
     func errorWithFullOutput(command: [String]) throws {
         let (directory, log) = try Tampering.damagedLog(revisions: 6, damaged: 4)
         defer { directory.remove() }

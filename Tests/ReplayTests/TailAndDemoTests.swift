@@ -169,7 +169,7 @@ struct TailAndDemoTests {
         // The reading commands' refusal of a file whose header names pages past its end.
         guard damage == "cut to 20,000 bytes" else { return }
         for command in [
-            ["verify"], ["export"], ["log"], ["show", "50"], ["replay"], ["stats"], ["tail", "--from", "1"],
+            ["verify"], ["export"], ["log"], ["show", "50"], ["play"], ["stats"], ["tail", "--from", "1"],
         ] {
             let run = try ToolRunner.run(command + ["--log", log])
             #expect(run.status == 2, "\(command): \(run)")
@@ -305,7 +305,7 @@ struct TailAndDemoTests {
         let root = try ToolRunner.run(["--help"])
         #expect(root.status == 0)
         #expect(root.stdout.contains("Exit codes: 0 success; 1"))
-        for command in ["demo", "import", "export", "diff", "log", "show", "verify", "replay", "tail", "stats"] {
+        for command in ["demo", "import", "export", "diff", "log", "show", "verify", "play", "tail", "stats"] {
             let help = try ToolRunner.run([command, "--help"])
             #expect(help.status == 0)
             #expect(help.stdout.contains("Example"), "\(command) --help has no example")

@@ -90,13 +90,20 @@ extension LMDBEnvironment {
     }
 
     private static func create(path: String, configuration: Configuration) throws(LMDBError) -> LMDBEnvironment {
+        let readOnly = configuration.flags & UInt32(MDB_RDONLY) != 0
+        // On a read-only file system LMDB would read without the lock file unannounced: asked
+        // for explicitly, the environment says so (``isOpenWithoutLockFile``).
+        var information = statvfs()
+        let readOnlyStorage = readOnly && statvfs(path, &information) == 0 && information.f_flag & UInt(ST_RDONLY) != 0
         do {
-            return try create(path: path, configuration: configuration, openFlags: configuration.flags)
-        } catch let first where first.code == EPERM && configuration.flags & UInt32(MDB_RDONLY) != 0 {
-            // The lock file is immutable (`chattr +i`, as archived logs may be): no process can
-            // open it for writing, so no writer can be at work and the reader table is not
-            // needed. LMDB reads a log on a read-only file system the same way. When the
-            // failure was something else, the retry fails too, and the first error is thrown.
+            return try create(
+                path: path, configuration: configuration,
+                openFlags: configuration.flags | (readOnlyStorage ? UInt32(MDB_NOLOCK) : 0))
+        } catch let first where [EPERM, EACCES].contains(first.code) && readOnly && !readOnlyStorage {
+            // The lock file is immutable (`chattr +i`, as archived logs may be) or this user may
+            // not write it (another user's log): LMDB cannot record this reader in it, so the
+            // log is read without it, and says so (``isOpenWithoutLockFile``). When the failure
+            // was something else, the retry fails too, and the first error is thrown.
             do {
                 return try create(
                     path: path, configuration: configuration, openFlags: configuration.flags | UInt32(MDB_NOLOCK))

@@ -117,6 +117,16 @@ package final class LMDBEnvironment: Sendable {
         FileIdentity(path: directory + "/data.mdb") == dataFile
     }
 
+    /// Whether the environment was opened without its lock file (`MDB_NOLOCK`): read-only, when
+    /// this process cannot write `lock.mdb` (another user's, immutable) or the file system is
+    /// read-only. Its read transactions are then in no reader table: a writer in another
+    /// process does not know of them, and may reuse the pages they read.
+    package var isOpenWithoutLockFile: Bool {
+        var flags: UInt32 = 0
+        guard mdb_env_get_flags(handle, &flags) == MDB_SUCCESS else { return false }
+        return flags & UInt32(MDB_NOLOCK) != 0
+    }
+
     /// A file's device and inode: what stays the same while a file is the same file.
     struct FileIdentity: Equatable {
         var device: UInt64

@@ -9,20 +9,38 @@ struct LogCommand: AsyncParsableCommand {
         abstract: "List revisions, newest first, one line each.",
         discussion: """
             Each line: revision, time, metadata, and the operation counts \
-            (+ inserted, - deleted, ~ moved, * updated).
+            (+ inserted, - deleted, ~ moved, * updated). With -n N, only the newest N \
+            revisions of the range, as `git log -n` does.
 
-            Example:
+            Examples:
               replay log --log app.lmdb --from 100
+              replay log --log app.lmdb -n 10
             """
     )
 
     @OptionGroup var logOptions: LogOptions
     @OptionGroup var rangeOptions: RangeOptions
 
+    @Option(
+        name: [.customShort("n"), .customLong("max-count")],
+        help: ArgumentHelp("List only the newest <count> revisions of the range.", valueName: "count"))
+    var maxCount: Int?
+
+    func validate() throws {
+        if let maxCount, maxCount < 0 {
+            throw ValidationError("-n takes a number that is not negative, not \(maxCount)")
+        }
+    }
+
     func run() async throws {
         try await failingWithBadInput {
             let log = try logOptions.openExisting()
-            guard let range = try rangeOptions.range(in: log) else { return }
+            guard var range = try rangeOptions.range(in: log) else { return }
+            if let maxCount {
+                guard maxCount > 0 else { return }
+                let span = UInt64(maxCount) - 1
+                if range.upperBound - range.lowerBound > span { range = range.upperBound - span...range.upperBound }
+            }
             // Newest first: read backwards in windows so memory stays bounded.
             var upper = range.upperBound
             while true {

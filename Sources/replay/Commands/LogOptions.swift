@@ -22,14 +22,22 @@ struct LogOptions: ParsableArguments {
     }
 
     /// Opens an existing log for reading only: nothing is written to it, and no writer lock is
-    /// waited for. A missing one is an error naming the path.
+    /// waited for. A missing one is an error naming the path. A log read without its lock file
+    /// (another user's, on read-only storage) is read all the same, with a warning on standard
+    /// error that writers running at the same time are not seen.
     func openExisting() throws -> ChangeLog {
-        try ChangeLog(path: path, options: .init(createIfMissing: false, readOnly: true))
+        let log = try ChangeLog(path: path, options: .init(createIfMissing: false, readOnly: true))
+        if let withoutLock = log.readingWithoutLock {
+            printError("warning: \(withoutLock)")
+        }
+        return log
     }
 
-    /// Opens the log, creating it when it does not exist.
+    /// Opens the log, creating it when it does not exist; a new log is not created in a
+    /// directory that holds other files (``NewLogPlace``).
     func openOrCreate() throws -> ChangeLog {
-        try ChangeLog(path: path, options: .init(createIfMissing: true))
+        try NewLogPlace.check(path)
+        return try ChangeLog(path: path, options: .init(createIfMissing: true))
     }
 }
 

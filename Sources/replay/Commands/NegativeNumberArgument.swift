@@ -2,11 +2,14 @@
 /// option of its own and reports the option's value as missing, which misleads. The tool looks
 /// for this case on the command line to say what was wrong instead.
 enum NegativeNumberArgument {
-    /// The first `--option` in `arguments` followed by a negative number (`-1`, `-0.5`), with
-    /// that number; `nil` when there is none.
+    /// The first `--option` or `-o` in `arguments` followed by a negative number (`-1`,
+    /// `-0.5`), with that number; `nil` when there is none.
     static func first(in arguments: some Collection<String>) -> (option: String, value: String)? {
-        for (option, value) in zip(arguments, arguments.dropFirst())
-        where option.hasPrefix("--") && !option.contains("=") && isNegativeNumber(value) {
+        func isOption(_ text: String) -> Bool {
+            (text.hasPrefix("--") && !text.contains("="))
+                || (text.count == 2 && text.first == "-" && text.last?.isLetter == true)
+        }
+        for (option, value) in zip(arguments, arguments.dropFirst()) where isOption(option) && isNegativeNumber(value) {
             return (option, value)
         }
         return nil

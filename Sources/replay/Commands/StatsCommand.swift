@@ -8,6 +8,9 @@ struct StatsCommand: AsyncParsableCommand {
         commandName: "stats",
         abstract: "Print a log's revisions, time span, sizes and operation counts.",
         discussion: """
+            Numbers have their digits in groups of three (1,234,567). Operation counts: \
+            + inserted, - deleted, ~ moved, * updated.
+
             Example:
               replay stats --log app.lmdb
             """
@@ -24,7 +27,8 @@ struct StatsCommand: AsyncParsableCommand {
             var lines = ["log            \(log.path)"]
             if let revisions = statistics.revisions {
                 lines.append(
-                    "revisions      \(statistics.revisionCount) (\(revisions.lowerBound) to \(revisions.upperBound))")
+                    "revisions      \(NumberText.grouped(statistics.revisionCount)) (\(NumberText.grouped(revisions.lowerBound)) to "
+                        + "\(NumberText.grouped(revisions.upperBound)))")
             } else {
                 lines.append("revisions      0")
             }
@@ -36,15 +40,15 @@ struct StatsCommand: AsyncParsableCommand {
                         + "(\(String(format: "%.3f", seconds)) s)")
             }
             lines.append(
-                "on disk        \(statistics.bytesOnDisk) bytes (\(statistics.bytesInUse) in use, "
-                    + "\(statistics.bytesFree) of them free for reuse)")
-            lines.append("per revision   \(statistics.bytesPerRevision) bytes")
+                "on disk        \(NumberText.counted(statistics.bytesOnDisk, "byte")) (\(NumberText.grouped(statistics.bytesInUse)) in "
+                    + "use, \(NumberText.grouped(statistics.bytesFree)) of them free for reuse)")
+            lines.append("per revision   \(NumberText.counted(statistics.bytesPerRevision, "byte"))")
             if let largest = statistics.largestSnapshot {
                 lines.append(
-                    "largest        revision \(largest.revision): \(largest.items) items in \(largest.sections) sections"
-                )
+                    "largest        revision \(NumberText.grouped(largest.revision)): \(NumberText.counted(largest.items, "item")) in "
+                        + NumberText.counted(largest.sections, "section"))
             }
-            lines.append("operations     \(statistics.operations)")
+            lines.append("operations     \(NumberText.operations(statistics.operations))")
             print(lines.joined(separator: "\n"))
         }
     }

@@ -1,9 +1,14 @@
 /// A command line that names a command the tool does not have (`replay verfy`, `replay help
 /// foo`, `replay foo --help`): named, with the command meant when it is a letter or two away.
 extension Replay {
-    /// The names of the subcommands, in the order of the tool's help.
+    /// The names of the subcommands, hidden ones (`replay`, the former name of `play`) last.
     static var commandNames: [String] {
         configuration.subcommands.compactMap { $0.configuration.commandName }
+    }
+
+    /// The names of the subcommands the tool's help shows, in its order.
+    static var shownCommandNames: [String] {
+        configuration.subcommands.filter { $0.configuration.shouldDisplay }.compactMap { $0.configuration.commandName }
     }
 
     /// The argument naming a command that does not exist, where `arguments` (the command line
@@ -20,9 +25,9 @@ extension Replay {
     /// What to say about the command `name` that does not exist: the commands there are, and
     /// the one meant when `name` is a letter or two away from it.
     static func unknownCommandMessage(_ name: String) -> String {
-        let close = commandNames.first { editDistance($0, name) <= min(2, $0.count / 2) }
+        let close = shownCommandNames.first { editDistance($0, name) <= min(2, $0.count / 2) }
         return "unknown command '\(name)'" + (close.map { " (did you mean '\($0)'?)" } ?? "")
-            + "; the commands are " + commandNames.joined(separator: ", ") + " (see 'replay --help')"
+            + "; the commands are " + shownCommandNames.joined(separator: ", ") + " (see 'replay --help')"
     }
 
     /// The number of characters to insert, delete or replace to turn `a` into `b`.

@@ -14,6 +14,7 @@ struct DemoRun {
     @MainActor
     func run() async throws -> [String] {
         let started = Date()
+        try NewLogPlace.check(path)
         let log = try ChangeLog(path: path, options: .init(createIfMissing: true))
         let before = try log.latestRevision
         try Self.checkRecordedByDemo(log, latest: before)
@@ -58,18 +59,14 @@ struct DemoRun {
             "Recorded a simulated chat inbox: \(ours.count) revisions (\(first) to \(last)"
                 + (others > 0 ? ", among \(others) that another writer appended meanwhile" : "")
                 + ") in \(String(format: "%.1f", seconds)) s.",
-            "  operations: \(totals)",
+            "  operations: \(NumberText.operations(totals))",
+            "    (added up over these revisions: + inserted, - deleted, ~ moved, * updated)",
             "  final list: \(final.sectionCount) sections (\(final.sections.map(\.title).joined(separator: ", "))), "
                 + "\(final.itemCount) items",
             "Verified revisions 1 to \(latest): every revision's changes take the previous snapshot to the stored one.",
             "Replayed \(replay.batchesApplied) batches into a simulated UITableView with UIKit's rules: all accepted.",
-            "The log is at \(path). Next, try:",
-            "  replay log --log \(path) | head",
-            "  replay show \(latest) --log \(path)",
-            "  replay replay --log \(path) --into text --from \(latest > 2 ? latest - 2 : 1)",
-            "  replay export --log \(path) > history.jsonl",
-            "  replay tail --log \(path) --follow",
-        ]
+            "The log is at \(DemoNextSteps.absolute(path)). Next, try:",
+        ] + DemoNextSteps(logPath: path).lines(latest: latest)
     }
 }
 

@@ -3,10 +3,10 @@ import ChangeLog
 import Foundation
 import ListAdapter
 
-/// `replay replay`: feeds a history into a renderer.
-struct ReplayCommand: AsyncParsableCommand {
+/// `replay play`: feeds a history into a renderer.
+struct PlayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "replay",
+        commandName: "play",
         abstract: "Feed the history into a renderer, batch by batch.",
         discussion: """
             Renderers:
@@ -17,10 +17,34 @@ struct ReplayCommand: AsyncParsableCommand {
               jsonl   one JSON object per reload or batch, for renderers in other languages
 
             Example:
-              replay replay --log app.lmdb --into strict
+              replay play --log app.lmdb --into strict
             """
     )
 
+    @OptionGroup var arguments: PlayArguments
+
+    func run() async throws { try await arguments.run() }
+}
+
+/// `replay replay`: the former name of `replay play`, kept working and left out of the help.
+struct ReplayAliasCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "replay",
+        abstract: "Another name for play.",
+        discussion: """
+            Example:
+              replay play --log app.lmdb --into strict
+            """,
+        shouldDisplay: false
+    )
+
+    @OptionGroup var arguments: PlayArguments
+
+    func run() async throws { try await arguments.run() }
+}
+
+/// The options of `replay play`, and the replay they ask for.
+struct PlayArguments: ParsableArguments {
     enum Renderer: String, ExpressibleByArgument, CaseIterable {
         case strict, text, jsonl
     }
@@ -31,6 +55,7 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(help: "The renderer: strict, text or jsonl.")
     var into: Renderer = .strict
 
+    /// Replays the range into the renderer; a refused batch or a damaged record exits with 1.
     func run() async throws {
         let report = try await failingWithBadInput {
             do {

@@ -1,0 +1,99 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The commands the demo suggests trying next, written so that they work as printed from any
+/// directory: the tool as `replay` when the first `replay` on the `PATH` is this very binary,
+/// else by its absolute path; the log by its absolute path. Both are quoted for a POSIX shell where
+/// they need it.
+struct DemoNextSteps {
+    /// How the suggested commands run the tool: `replay`, or the binary's absolute path, quoted.
+    let tool: String
+    /// The binary's absolute path, when `replay` on the `PATH` is not this binary; `nil` when it is.
+    let offPath: String?
+    /// The log's absolute path, quoted.
+    let log: String
+
+    /// The steps for the log at `path` (relative to the current directory), with the tool as
+    /// this process was started (`arguments0`, found on the `PATH` when it holds no slash) and
+    /// the `PATH` of `environment`.
+    init(
+        logPath path: String, arguments0: String = CommandLine.arguments[0],
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
+        let directories = (environment["PATH"] ?? "").split(separator: ":").map(String.init)
+        let executable =
+            arguments0.contains("/")
+            ? Self.absolute(arguments0)
+            : directories.map { Self.absolute($0 + "/" + arguments0) }.first {
+                FileManager.default.isExecutableFile(atPath: $0)
+            } ?? Self.absolute(arguments0)
+        // `replay` runs this binary when the first `replay` the shell finds on the PATH is it.
+        let onPath =
+            directories.first { FileManager.default.isExecutableFile(atPath: $0 + "/replay") }.map {
+                Self.sameFile($0 + "/replay", executable)
+            } ?? false
+        let shortest = Self.buildLink(to: executable) ?? executable
+        offPath = onPath ? nil : shortest
+        tool = onPath ? "replay" : Self.quoted(shortest)
+        log = Self.quoted(Self.absolute(path))
+    }
+
+    /// The lines to print: the commands, and how to put the tool on the `PATH` when it is not.
+    func lines(latest: UInt64) -> [String] {
+        var lines = [
+            "  \(tool) log -n 10 --log \(log)",
+            "  \(tool) show \(latest) --log \(log)",
+            "  \(tool) play --log \(log) --into text --from \(latest > 2 ? latest - 2 : 1)",
+            "  \(tool) export --log \(log) > history.jsonl",
+            "  \(tool) tail --log \(log) --follow",
+        ]
+        if let offPath {
+            let directory = Self.quoted(URL(fileURLWithPath: offPath).deletingLastPathComponent().path)
+            lines.append("replay is not on the PATH, so these name it by its path; to call it replay:")
+            lines.append("  export PATH=\(directory):\"$PATH\"")
+        }
+        return lines
+    }
+
+    /// `path` made absolute against the current directory, with `.` and `..` resolved; symbolic
+    /// links are kept (`.build/release/replay` stays as it is).
+    static func absolute(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.path
+    }
+
+    /// For a binary SwiftPM built (`…/.build/x86_64-unknown-linux-gnu/release/replay`), the
+    /// shorter path through the link SwiftPM makes to its directory (`…/.build/release/replay`)
+    /// when that is the same file; `nil` otherwise.
+    static func buildLink(to executable: String) -> String? {
+        let components = executable.split(separator: "/", omittingEmptySubsequences: false)
+        guard components.count >= 4, components[components.count - 4] == ".build" else { return nil }
+        let link = (components.dropLast(3) + components.suffix(2)).joined(separator: "/")
+        return sameFile(link, executable) ? link : nil
+    }
+
+    /// Whether `a` and `b` are the same existing file (device and inode).
+    static func sameFile(_ a: String, _ b: String) -> Bool {
+        var first = stat()
+        var second = stat()
+        guard stat(a, &first) == 0, stat(b, &second) == 0 else { return false }
+        return first.st_dev == second.st_dev && first.st_ino == second.st_ino
+    }
+
+    /// `text` as one word for a POSIX shell: as it is when it holds only characters no shell
+    /// treats specially, else in single quotes (a quote inside written `'\''`).
+    static func quoted(_ text: String) -> String {
+        let plain = text.unicodeScalars.allSatisfy { scalar in
+            scalar.isASCII
+                && (CharacterSet.alphanumerics.contains(scalar) || "/._-+=:,@%".unicodeScalars.contains(scalar))
+        }
+        guard !plain || text.isEmpty else { return text }
+        return "'" + text.replacing("'", with: #"'\''"#) + "'"
+    }
+}
