@@ -12,6 +12,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.6.0"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
     ],
     targets: [
         .systemLibrary(
@@ -28,13 +30,18 @@ let package = Package(
         .target(name: "CStandardStreams"),
         .target(name: "ListAdapter"),
         .target(
-            name: "ChangeLog", dependencies: ["ListAdapter", "CLMDB", "CXXHash", "CFileWriteback"],
+            name: "ChangeLog",
+            dependencies: [
+                "ListAdapter", "CLMDB", "CXXHash", "CFileWriteback",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
             exclude: ["LMDB/Defences/DAMAGE.md"]),
         .executableTarget(
             name: "replay",
             dependencies: [
                 "ChangeLog", "ListAdapter", "CStandardStreams",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         .executableTarget(
@@ -44,12 +51,18 @@ let package = Package(
         .target(
             name: "ChangeLogTestSupport", dependencies: ["ChangeLog", "ListAdapter"], path: "Tests/ChangeLogTestSupport"
         ),
-        .testTarget(name: "ListAdapterTests", dependencies: ["ListAdapter"]),
+        .testTarget(
+            name: "ListAdapterTests",
+            dependencies: ["ListAdapter", .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(
             name: "ChangeLogTests",
             dependencies: ["ChangeLog", "ListAdapter", "CLMDB", "CFileWriteback", "ChangeLogTestSupport"]),
         .testTarget(
-            name: "ReplayTests", dependencies: ["ChangeLog", "ListAdapter", "CLMDB", "ChangeLogTestSupport"]),
+            name: "ReplayTests",
+            dependencies: [
+                "ChangeLog", "ListAdapter", "CLMDB", "ChangeLogTestSupport",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,6 +1,7 @@
 import CLMDB
 import Foundation
 import ListAdapter
+import SystemPackage
 
 /// An append-only log of list snapshots and the changes between them, stored in LMDB.
 ///
@@ -192,7 +193,7 @@ public final class ChangeLog: Sendable {
         case .unreachable(let code):
             throw ChangeLogError(
                 code: .cannotOpen,
-                message: "cannot reach \(path) (\(PathStatus.describe(code))): check the directories on its path",
+                message: "cannot reach \(path) (\(code)): check the directories on its path",
                 path: path)
         case .notDirectory, .emptyFile:
             throw ChangeLogError(
@@ -213,7 +214,7 @@ public final class ChangeLog: Sendable {
             case .unreachable(let code):
                 throw ChangeLogError(
                     code: .cannotOpen,
-                    message: "cannot look into the log directory \(path) (\(PathStatus.describe(code))): check "
+                    message: "cannot look into the log directory \(path) (\(code)): check "
                         + "that it is a log directory you may read and write",
                     path: path)
             case .directory, .notDirectory:
@@ -346,17 +347,17 @@ public final class ChangeLog: Sendable {
                 code: .cannotOpen, message: "cannot create the log directory \(path): \(error.localizedDescription)",
                 path: path)
         }
-        let code = posix.code.rawValue
+        let code = Errno(rawValue: posix.code.rawValue)
         let advice: String
         switch code {
-        case EACCES, EPERM: advice = ": check the permissions of the directories on its path"
-        case EROFS: advice = ": the file system is read-only"
-        case ENOSPC, EDQUOT: advice = ": free some disk space"
+        case .permissionDenied, .notPermitted: advice = ": check the permissions of the directories on its path"
+        case .readOnlyFileSystem: advice = ": the file system is read-only"
+        case .noSpace, .diskQuotaExceeded: advice = ": free some disk space"
         default: advice = ""
         }
         return ChangeLogError(
             code: .cannotOpen,
-            message: "cannot create the log directory \(path) (\(PathStatus.describe(code)))\(advice)", path: path)
+            message: "cannot create the log directory \(path) (\(code))\(advice)", path: path)
     }
 
     /// Flushes every committed revision to disk. Needed only in the relaxed durability modes,

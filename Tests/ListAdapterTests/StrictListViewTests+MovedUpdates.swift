@@ -1,3 +1,4 @@
+import PropertyBased
 import Testing
 
 @testable import ListAdapter
@@ -74,36 +75,38 @@ extension StrictListViewTests {
     // MARK: The diff, against the validator
 
     @Test("random pairs: .format accepts every diff; .uiKit accepts it after the split")
-    func randomDiffs() throws {
-        var rng = SeededGenerator(seed: 0x0057_21C7)
+    func randomDiffs() async {
         var movedAndUpdated = 0
-        for pair in 0..<2_000 {
-            let old = RandomSnapshots.snapshot(using: &rng)
-            let new = RandomSnapshots.successor(of: old, using: &rng)
+        await propertyCheck(count: 2_000, input: SnapshotPairs.generator(seed: 0x0057_21C7)) { pair in
+            let (old, new) = (pair.old, pair.new)
             let changes = old.changes(to: new)
+            do {
+                var format = View(strictness: .format, showing: old)
+                try format.performBatchUpdates(changes, resultingIn: new)
+                #expect(format.snapshot == new)
 
-            var format = View(strictness: .format, showing: old)
-            try format.performBatchUpdates(changes, resultingIn: new)
-            #expect(format.snapshot == new, "pair \(pair)")
-
-            var uiKit = View(showing: old)
-            let (batch, reconfigures) = changes.splitForUIKit()
-            if reconfigures.isEmpty {
-                try uiKit.performBatchUpdates(changes, resultingIn: new)
-            } else {
-                movedAndUpdated += 1
-                #expect(throws: BatchUpdateError.self, "pair \(pair)") {
+                var uiKit = View(showing: old)
+                let (batch, reconfigures) = changes.splitForUIKit()
+                if reconfigures.isEmpty {
                     try uiKit.performBatchUpdates(changes, resultingIn: new)
+                } else {
+                    movedAndUpdated += 1
+                    #expect(throws: BatchUpdateError.self) {
+                        try uiKit.performBatchUpdates(changes, resultingIn: new)
+                    }
+                    #expect(uiKit.snapshot == old)
+                    try uiKit.performBatchUpdates(batch, resultingIn: new)
+                    try uiKit.reconfigureItems(reconfigures)
                 }
-                #expect(uiKit.snapshot == old, "pair \(pair)")
-                try uiKit.performBatchUpdates(batch, resultingIn: new)
-                try uiKit.reconfigureItems(reconfigures)
-            }
-            #expect(uiKit.snapshot == new, "pair \(pair)")
+                #expect(uiKit.snapshot == new)
 
-            var deferring = View(showing: old)
-            try deferring.performBatchUpdatesDeferringReconfigures(changes, resultingIn: new)
-            #expect(deferring.snapshot == new && deferring.batchCount == 1, "pair \(pair)")
+                var deferring = View(showing: old)
+                try deferring.performBatchUpdatesDeferringReconfigures(changes, resultingIn: new)
+                #expect(deferring.snapshot == new && deferring.batchCount == 1)
+            } catch {
+                // Recorded rather than thrown, so that the case shrinks like a failed expectation.
+                Issue.record(error)
+            }
         }
         #expect(movedAndUpdated > 20)
     }

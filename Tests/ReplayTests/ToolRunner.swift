@@ -1,4 +1,5 @@
 import Foundation
+import SystemPackage
 import Testing
 
 /// Runs the built `replay` binary as a subprocess and captures what it prints.
@@ -42,12 +43,13 @@ enum ToolRunner {
         directory: URL? = nil, launcher: [String] = []
     ) throws -> Result {
         let process = try start(arguments, environment: environment, directory: directory, launcher: launcher)
-        if let input { process.stdin.fileHandleForWriting.write(Data(input.utf8)) }
-        try process.stdin.fileHandleForWriting.close()
-        // Read both pipes concurrently so a full pipe never blocks the child.
+        // Write the input and read both outputs concurrently, so that no full pipe blocks either
+        // side, whatever order the child reads and writes in.
+        let written = WriteAll(Array((input ?? "").utf8), to: process.stdin.fileHandleForWriting)
         let errorData = ReadAll(process.stderr.fileHandleForReading)
         let out = process.stdout.fileHandleForReading.readDataToEndOfFile()
         let err = errorData.wait()
+        try written.wait()
         process.process.waitUntilExit()
         return Result(
             status: process.process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
@@ -107,6 +109,43 @@ final class ReadAll: @unchecked Sendable {
     func wait() -> Data {
         done.wait()
         return data
+    }
+}
+
+/// Writes bytes to a pipe on a background thread, then closes it. A child that exits, or closes
+/// its standard input, before reading everything is not a failure: the rest of the input is
+/// dropped, as a shell pipeline drops it.
+final class WriteAll: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var failure: (any Error)?
+
+    init(_ bytes: [UInt8], to handle: FileHandle) {
+        Thread.detachNewThread { [self] in
+            // A write to a pipe without a reader raises SIGPIPE in the writing thread, whose
+            // default action ends the whole test process. Blocked in this thread only (children
+            // and other threads keep their own masks), it leaves the write failing with EPIPE;
+            // the pending signal is discarded when the thread ends.
+            var pipeSignal = sigset_t()
+            sigemptyset(&pipeSignal)
+            sigaddset(&pipeSignal, SIGPIPE)
+            pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
+            do {
+                _ = try FileDescriptor(rawValue: handle.fileDescriptor).writeAll(bytes)
+            } catch Errno.brokenPipe {
+                // The child stopped reading.
+            } catch {
+                failure = error
+            }
+            do { try handle.close() } catch { failure = failure ?? error }
+            done.signal()
+        }
+    }
+
+    /// Waits until the bytes were written (or refused by a child that stopped reading) and the
+    /// pipe closed; rethrows any other failure to write.
+    func wait() throws {
+        done.wait()
+        if let failure { throw failure }
     }
 }
 

@@ -1,8 +1,5 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import Foundation
+import SystemPackage
 
 /// What `stat(2)` says about a path: enough to tell a log that is missing from one this process
 /// may not reach (`FileManager.fileExists` answers `false` to both).
@@ -15,20 +12,21 @@ enum PathStatus: Equatable {
     case notDirectory
     /// Nothing at the path (`ENOENT`).
     case missing
-    /// The path cannot be examined, with the `errno` that says why: `EACCES` for a directory on
+    /// The path cannot be examined, with the error that says why: `EACCES` for a directory on
     /// the way that this process may not search, `ENOTDIR` for a file on the way, and so on.
-    case unreachable(Int32)
+    case unreachable(Errno)
 
     init(of path: String) {
-        var information = stat()
-        guard stat(path, &information) == 0 else {
-            let code = errno
-            self = code == ENOENT ? .missing : .unreachable(code)
+        let information: Stat
+        do {
+            information = try Stat(FilePath(path))
+        } catch {
+            self = error == .noSuchFileOrDirectory ? .missing : .unreachable(error)
             return
         }
-        switch information.st_mode & S_IFMT {
-        case S_IFDIR: self = .directory
-        case S_IFREG where information.st_size == 0: self = .emptyFile
+        switch information.type {
+        case .directory: self = .directory
+        case .regular where information.size == 0: self = .emptyFile
         default: self = .notDirectory
         }
     }
@@ -36,18 +34,9 @@ enum PathStatus: Equatable {
     /// Where the symbolic link at `path` points, when it is one and its target does not exist;
     /// `nil` otherwise.
     static func danglingLinkTarget(of path: String) -> String? {
-        var information = stat()
-        guard lstat(path, &information) == 0, information.st_mode & S_IFMT == S_IFLNK,
-            stat(path, &information) != 0, errno == ENOENT
+        guard (try? Stat(FilePath(path), followTargetSymlink: false))?.type == .symbolicLink,
+            PathStatus(of: path) == .missing
         else { return nil }
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let length = readlink(path, &buffer, buffer.count - 1)
-        guard length >= 0 else { return "a missing target" }
-        return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
-    /// The system's text for an `errno`.
-    static func describe(_ code: Int32) -> String {
-        String(cString: strerror(code))
+        return (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "a missing target"
     }
 }

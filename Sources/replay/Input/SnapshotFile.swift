@@ -1,6 +1,7 @@
 import ChangeLog
 import Foundation
 import ListAdapter
+import SystemPackage
 
 /// Reads one snapshot from a JSON file, with errors that name the file and the problem.
 enum SnapshotFile {
@@ -33,14 +34,16 @@ func readInput(_ path: String, stopAfterNUL: Bool = false) throws(InputError) ->
     if path == "-" { return try readStandardInput(stopAfterNUL: stopAfterNUL) }
     // An empty path (an unset shell variable) would read as ": no such file", naming nothing.
     if path.isEmpty { throw InputError("an input file's path is empty (\"\"): pass a file, or - for standard input") }
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else {
-        let code = errno
-        throw InputError(code == ENOENT ? "\(path): no such file" : "\(path): cannot be read: \(reason(code))")
+    let descriptor: FileDescriptor
+    do {
+        descriptor = try FileDescriptor.open(FilePath(path), .readOnly, options: .closeOnExec)
+    } catch {
+        let code = error as? Errno
+        throw InputError(code == .noSuchFileOrDirectory ? "\(path): no such file" : "\(path): cannot be read: \(error)")
     }
-    defer { close(descriptor) }
-    return try readToEnd(descriptor, stopAfterNUL: stopAfterNUL) { code throws(InputError) in
-        throw InputError("\(path): cannot be read: \(reason(code))")
+    defer { try? descriptor.close() }
+    return try readToEnd(descriptor.rawValue, stopAfterNUL: stopAfterNUL) { code throws(InputError) in
+        throw InputError("\(path): cannot be read: \(Errno(rawValue: code))")
     }
 }
 
@@ -51,11 +54,6 @@ func readStandardInput(stopAfterNUL: Bool = false) throws(InputError) -> Data {
         if StandardStream.input.wasClosedAtStart {
             throw InputError("standard input cannot be read: it was closed when replay started")
         }
-        throw InputError("standard input cannot be read: \(reason(code))")
+        throw InputError("standard input cannot be read: \(Errno(rawValue: code))")
     }
-}
-
-/// The system's text for an `errno`.
-private func reason(_ code: Int32) -> String {
-    String(cString: strerror(code))
 }
