@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "ListAdapter", targets: ["ListAdapter"]),
         .library(name: "ChangeLog", targets: ["ChangeLog"]),
+        .library(name: "ChangeLogServer", targets: ["ChangeLogServer"]),
         .executable(name: "replay", targets: ["replay"]),
     ],
     dependencies: [
@@ -14,6 +15,8 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
     ],
     targets: [
         .systemLibrary(
@@ -36,10 +39,18 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             exclude: ["LMDB/Defences/DAMAGE.md"]),
+        // The HTTP face of a log: read-only routes and Server-Sent Events over ChangeLog's public API.
+        .target(
+            name: "ChangeLogServer",
+            dependencies: [
+                "ChangeLog", "ListAdapter",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]),
         .executableTarget(
             name: "replay",
             dependencies: [
-                "ChangeLog", "ListAdapter", "CStandardStreams",
+                "ChangeLog", "ChangeLogServer", "ListAdapter", "CStandardStreams",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
@@ -57,6 +68,14 @@ let package = Package(
         .testTarget(
             name: "ChangeLogTests",
             dependencies: ["ChangeLog", "ListAdapter", "CLMDB", "CFileWriteback", "ChangeLogTestSupport"]),
+        .testTarget(
+            name: "ChangeLogServerTests",
+            dependencies: [
+                "ChangeLogServer", "ChangeLog", "ListAdapter", "ChangeLogTestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]),
         .testTarget(
             name: "ReplayTests",
             dependencies: [

@@ -20,6 +20,7 @@ struct Replay: AsyncParsableCommand {
         subcommands: [
             DemoCommand.self, ImportCommand.self, ExportCommand.self, DiffCommand.self, LogCommand.self,
             ShowCommand.self, VerifyCommand.self, PlayCommand.self, TailCommand.self, StatsCommand.self,
+            ServeCommand.self,
             ReplayAliasCommand.self,
         ]
     )

@@ -1,0 +1,40 @@
+import Hummingbird
+
+/// Lets through only requests that carry `Authorization: Bearer <token>`; others get 401 with
+/// `WWW-Authenticate: Bearer`. The comparison takes the same time wherever the tokens differ.
+struct BearerTokenMiddleware<Context: RequestContext>: RouterMiddleware {
+    var token: String
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        let presented = request.headers[.authorization].flatMap(Self.bearerToken(in:))
+        guard let presented, Self.constantTimeEqual(presented, token) else {
+            throw APIError(
+                status: .unauthorized, message: "this server needs a token: send 'Authorization: Bearer <token>'",
+                headers: [.wwwAuthenticate: "Bearer"])
+        }
+        return try await next(request, context)
+    }
+
+    /// The token of an `Authorization: Bearer <token>` value (the scheme in any case).
+    static func bearerToken(in value: String) -> String? {
+        let parts = value.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        return String(parts[1])
+    }
+
+    /// Whether `a` and `b` have the same bytes, in a time that depends on their lengths only,
+    /// not on where they first differ.
+    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
+        let left = Array(a.utf8)
+        let right = Array(b.utf8)
+        var difference = UInt8(left.count == right.count ? 0 : 1)
+        for index in 0..<max(left.count, right.count) {
+            let x = index < left.count ? left[index] : 0
+            let y = index < right.count ? right[index] : 0
+            difference |= x ^ y
+        }
+        return difference == 0
+    }
+}

@@ -1,0 +1,81 @@
+import ChangeLog
+import Hummingbird
+import Logging
+
+/// The HTTP face of a ``ChangeLog``: read-only routes for its revisions and Server-Sent Events
+/// that follow it live. It never appends.
+///
+/// The routes, their answers and errors are a contract: <doc:HTTP> describes each with an
+/// example.
+///
+/// ```swift
+/// let server = LogServer(log: log, configuration: ServerConfiguration(port: 0))
+/// try await server.run { url in print("listening on \(url)") }
+/// ```
+public struct LogServer: Sendable {
+    /// The log served.
+    public let log: ChangeLog
+    /// How the server listens and paces its streams.
+    public let configuration: ServerConfiguration
+
+    /// Creates a server for `log`; nothing listens until ``run(onListening:)``.
+    public init(log: ChangeLog, configuration: ServerConfiguration = ServerConfiguration()) {
+        self.log = log
+        self.configuration = configuration
+    }
+
+    /// The router with every route and the server's middleware: JSON errors, request limits, and
+    /// the bearer token when ``ServerConfiguration/token`` is set.
+    public func router() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.add(middleware: JSONErrorMiddleware())
+        router.add(middleware: RequestLimitsMiddleware(maxTargetLength: configuration.maxRequestTargetLength))
+        if let token = configuration.token, !token.isEmpty {
+            router.add(middleware: BearerTokenMiddleware(token: token))
+        }
+        LogRoute.register(on: router, log: log)
+        RevisionRoutes.register(on: router, log: log, batchSize: configuration.batchSize)
+        SubscribeRoute.register(on: router, log: log, configuration: configuration)
+        return router
+    }
+
+    /// The application: the router on an HTTP/1.1 server bound to the configured host and port.
+    ///
+    /// - Parameter onListening: called once the server listens, with its URL (the actual port
+    ///   when the configuration asked for port 0).
+    /// - Throws: ``LogServerError`` when the configuration is refused
+    ///   (``ServerConfiguration/validate()``).
+    public func application(
+        onListening: @escaping @Sendable (String) async -> Void = { _ in }
+    ) throws(LogServerError) -> some ApplicationProtocol {
+        try configuration.validate()
+        var logger = Logger(label: "replay-serve")
+        logger.logLevel = .warning
+        let host = configuration.host
+        return Application(
+            router: router(),
+            server: .http1(
+                configuration: .init(
+                    httpDecoderConfiguration: .init(
+                        maxHeaderFieldSize: configuration.maxRequestHeaderBytes,
+                        maxHeaderListSize: configuration.maxRequestHeaderBytes, maxHeaderFieldCount: 100))),
+            configuration: ApplicationConfiguration(
+                address: .hostname(host, port: configuration.port), serverName: nil, backlog: 1024),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? 0
+                let shownHost = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+                await onListening("http://\(shownHost):\(port)/")
+            },
+            logger: logger)
+    }
+
+    /// Serves until the process receives SIGINT or SIGTERM, then closes every event stream (each
+    /// with a final comment) and returns.
+    ///
+    /// - Parameter onListening: called once the server listens, with its URL.
+    /// - Throws: ``LogServerError`` when the configuration is refused; the server's error when
+    ///   it cannot bind.
+    public func run(onListening: @escaping @Sendable (String) async -> Void = { _ in }) async throws {
+        try await application(onListening: onListening).runService()
+    }
+}

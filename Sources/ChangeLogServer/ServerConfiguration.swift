@@ -1,0 +1,84 @@
+/// How a ``LogServer`` listens, whom it lets in, and how it paces its event streams.
+public struct ServerConfiguration: Sendable {
+    /// The address to bind: `127.0.0.1` (the default), `::1` or `localhost` keep the server on
+    /// this machine; any other address needs a ``token``.
+    public var host: String
+    /// The TCP port; 0 lets the system choose a free one (``LogServer/run(onListening:)`` says which).
+    public var port: Int
+    /// The bearer token every request must carry (`Authorization: Bearer <token>`), or `nil` for
+    /// none. Required when ``host`` is not a loopback address.
+    public var token: String?
+    /// How long an event stream may stay silent before the server sends a `: keep-alive` comment
+    /// (15 seconds by default), so that proxies and clients do not take it for dead.
+    public var keepAliveInterval: Duration
+    /// The reconnection delay the server asks event-stream clients to wait, sent as the stream's
+    /// `retry:` field (3 seconds by default).
+    public var retryInterval: Duration
+    /// The most bytes of events a subscriber may have waiting to be sent (4 MiB by default).
+    /// A subscriber that reads more slowly than revisions arrive reaches it, and its stream is
+    /// then closed with a final comment saying why; other subscribers are unaffected.
+    public var subscriberBufferLimit: Int
+    /// The longest request target (path and query) accepted, in bytes; a longer one is answered
+    /// with 414 (8 KiB by default).
+    public var maxRequestTargetLength: Int
+    /// The most bytes of request headers accepted, all fields together (16 KiB by default).
+    public var maxRequestHeaderBytes: Int
+    /// The most revisions read from the log in one read transaction while streaming.
+    public var batchSize: Int
+
+    /// Creates a configuration; every parameter has the default its property states.
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, token: String? = nil,
+        keepAliveInterval: Duration = .seconds(15), retryInterval: Duration = .seconds(3),
+        subscriberBufferLimit: Int = 4 << 20, maxRequestTargetLength: Int = 8 << 10,
+        maxRequestHeaderBytes: Int = 16 << 10, batchSize: Int = 64
+    ) {
+        self.host = host
+        self.port = port
+        self.token = token
+        self.keepAliveInterval = keepAliveInterval
+        self.retryInterval = retryInterval
+        self.subscriberBufferLimit = subscriberBufferLimit
+        self.maxRequestTargetLength = maxRequestTargetLength
+        self.maxRequestHeaderBytes = maxRequestHeaderBytes
+        self.batchSize = batchSize
+    }
+
+    /// Whether ``host`` names this machine only: `localhost`, `::1`, or an address of 127.0.0.0/8.
+    public var isLoopback: Bool {
+        let host = host.lowercased()
+        if host == "localhost" || host == "::1" || host == "[::1]" { return true }
+        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
+        return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
+    }
+
+    /// Checks that the configuration is safe to serve: a server reachable from other machines
+    /// must require a token.
+    ///
+    /// - Throws: ``LogServerError`` when ``host`` is not a loopback address and ``token`` is `nil`
+    ///   or empty.
+    public func validate() throws(LogServerError) {
+        if !isLoopback && (token ?? "").isEmpty {
+            throw LogServerError(
+                "refusing to listen on \(host) without a token: anyone who can reach it could read the log; "
+                    + "pass --token-file FILE (clients then send 'Authorization: Bearer <token>'), "
+                    + "or listen on 127.0.0.1")
+        }
+        if keepAliveInterval <= .zero || retryInterval < .zero || subscriberBufferLimit <= 0 || batchSize <= 0 {
+            throw LogServerError(
+                "the keep-alive interval, buffer limit and batch size must be positive, and the retry interval not negative"
+            )
+        }
+    }
+}
+
+/// A reason the server cannot start, said in words that tell what to do.
+public struct LogServerError: Error, CustomStringConvertible, Sendable {
+    /// What went wrong and what to do about it.
+    public var description: String
+
+    /// Creates an error with its message.
+    public init(_ description: String) {
+        self.description = description
+    }
+}

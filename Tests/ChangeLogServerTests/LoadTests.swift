@@ -1,0 +1,76 @@
+import ChangeLog
+import ChangeLogServer
+import ChangeLogTestSupport
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Subscribers that do not keep up, and many subscribers at once, on loopback.
+@Suite(.serialized) struct LoadTests {
+    /// A revision of about 40 KB as a revision line: 500 items whose summaries all change.
+    private static func largeSnapshot(_ n: Int) throws -> LogSnapshot {
+        let padding = String(repeating: "x", count: 40)
+        return try LogSnapshot(sections: [
+            .init(title: "Big", items: (0..<500).map { .init(id: "item-\($0)", summary: "\(padding)-\(n)") })
+        ])
+    }
+
+    @Test func slowSubscriberIsClosedAndOthersAreUnaffected() async throws {
+        try await ServerFixtures.withLog { log in
+            let count = 200
+            for n in 1...count { _ = try await log.append(Self.largeSnapshot(n)) }
+            let limit = 64 << 10
+            let server = LogServer(log: log, configuration: ServerConfiguration(subscriberBufferLimit: limit))
+            try await ServerFixtures.withRunningServer(server) { port in
+                // A client with a 4 KB window that reads nothing until the other one has everything.
+                let slow = try LoopbackHTTP.open(port: port, target: "/api/subscribe?from=1", receiveBuffer: 4096)
+                let fast = try EventStreams(
+                    port: port, target: "/api/subscribe?from=1", count: 1, until: "id: \(count)\n")
+                let fastMessages = try EventStreamMessage.parse(rawResponse: await fast.responses()[0])
+                #expect(fastMessages.compactMap(\.id) == (1...count).map(String.init))
+                // Reads to the end of the stream, or to the last revision if the server never closed it.
+                let slowBytes = await LoopbackHTTP.onThread { LoopbackHTTP.readUntil(slow, marker: "id: \(count)\n") }
+                close(slow)
+                let slowMessages = try EventStreamMessage.parse(rawResponse: String(decoding: slowBytes, as: UTF8.self))
+                let received = slowMessages.compactMap(\.id)
+                #expect(received.count < count)
+                #expect(received == (1...received.count).map(String.init))
+                #expect(
+                    slowMessages.last?.comment
+                        == "closed: this subscriber reads too slowly; more than \(limit) bytes of events were waiting "
+                        + "for it; reconnect with Last-Event-ID to resume after the last revision received")
+            }
+        }
+    }
+
+    @Test(.timeLimit(.minutes(10)))  // A guard against a hang, not a performance check.
+    func thousandSubscribersReceiveEveryLiveRevision() async throws {
+        var limit = rlimit()
+        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        if limit.rlim_cur < 4096 {
+            limit.rlim_cur = min(limit.rlim_max, 4096)
+            setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        }
+        try await ServerFixtures.withLog { log in
+            try await ServerFixtures.append(1...2, to: log)
+            try await ServerFixtures.withRunningServer(LogServer(log: log)) { port in
+                let last = 12
+                let streams = try EventStreams(
+                    port: port, target: "/api/subscribe?from=1", count: 1000, until: "id: \(last)\n")
+                try await ServerFixtures.append(3...last, to: log)
+                let expected = try (1...last).map { try log.record(at: UInt64($0)).jsonLine() }
+                let responses = await streams.responses()
+                #expect(responses.count == 1000)
+                var complete = 0
+                for raw in responses {
+                    let messages = try EventStreamMessage.parse(rawResponse: raw)
+                    if messages.compactMap(\.data) == expected { complete += 1 }
+                }
+                #expect(complete == 1000)
+            }
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import ChangeLog
+import ChangeLogTestSupport
+import Foundation
+import Testing
+
+@Suite("replay serve")
+struct ServeCommandTests {
+    /// Starts `replay serve` with `arguments` on port 0 and reads the URL it prints.
+    private static func startServer(_ arguments: [String]) async throws -> (ToolRunner.Running, port: Int) {
+        let server = try ToolRunner.start(["serve", "--port", "0"] + arguments)
+        let handle = server.stdout.fileHandleForReading
+        let line = await LoopbackHTTP.onThread { () -> String in
+            var bytes = Data()
+            while !bytes.contains(UInt8(ascii: "\n")) {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                bytes.append(chunk)
+            }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        let match = try #require(line.firstMatch(of: /^listening on http:\/\/127\.0\.0\.1:(\d+)\/\n$/), "\(line)")
+        return (server, Int(match.1)!)
+    }
+
+    /// Waits for `server` to exit and returns its status and standard error.
+    private static func finish(_ server: ToolRunner.Running) async -> (Int32, String) {
+        await LoopbackHTTP.onThread {
+            let errors = server.stderr.fileHandleForReading.readDataToEndOfFile()
+            server.process.waitUntilExit()
+            return (server.process.terminationStatus, String(decoding: errors, as: UTF8.self))
+        }
+    }
+
+    @Test("serve refuses to listen beyond loopback without a token, and says why")
+    func refusesExposureWithoutToken() throws {
+        let result = try ToolRunner.run(["serve", "--host", "0.0.0.0", "--port", "0"])
+        #expect(result.status == 64)
+        #expect(
+            result.stderr.hasPrefix(
+                "Error: refusing to listen on 0.0.0.0 without a token: anyone who can reach it could read the log; "
+                    + "pass --token-file FILE"), "\(result)")
+    }
+
+    @Test("serve with --token-file answers 401 without the token and 200 with it")
+    func token() async throws {
+        let (directory, log) = try ReadingCommandTests.makeLog()
+        defer { directory.remove() }
+        let tokenFile = try directory.write("token.txt", "t0ken-value\n")
+        let (server, port) = try await Self.startServer(["--log", log, "--token-file", tokenFile])
+        let refused = try await LoopbackHTTP.get(port: port, target: "/api/log")
+        #expect(refused.status == 401)
+        let allowed = try await LoopbackHTTP.get(
+            port: port, target: "/api/log", headers: ["Authorization": "Bearer t0ken-value"])
+        #expect(allowed.status == 200)
+        #expect(allowed.body.hasPrefix(#"{"oldest":1,"latest":3,"revisions":3,"#))
+        server.process.terminate()
+        #expect(await Self.finish(server).0 == 0)
+    }
+
+    @Test(
+        "serve streams what another process appends, and closes every stream and exits 0 on SIGTERM and SIGINT",
+        arguments: [SIGTERM, SIGINT])
+    func liveAcrossProcessesThenSignal(signal: Int32) async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let log = directory.path("shared.lmdb")
+        let lines = Fixtures.growing(6).split(separator: "\n").map(String.init)
+        #expect(try ToolRunner.run(["import", "-", "--log", log], input: lines[0] + "\n").status == 0)
+        let (server, port) = try await Self.startServer(["--log", log])
+
+        let stream = try LoopbackHTTP.open(port: port, target: "/api/subscribe?from=1")
+        let first = await LoopbackHTTP.onThread { LoopbackHTTP.readUntil(stream, marker: "id: 1\n") }
+        let rest = try directory.write("rest.jsonl", lines.dropFirst().joined(separator: "\n") + "\n")
+        let importer = try ToolRunner.run(["import", rest, "--log", log, "--commit-every", "1"])
+        #expect(importer.status == 0, "\(importer)")
+        let live = await LoopbackHTTP.onThread { LoopbackHTTP.readUntil(stream, marker: "id: 6\n") }
+        kill(server.process.processIdentifier, signal)
+        let end = await LoopbackHTTP.onThread { LoopbackHTTP.readToEnd(stream) }
+        let (status, errors) = await Self.finish(server)
+        #expect(status == 0, "\(errors)")
+
+        let messages = try EventStreamMessage.parse(rawResponse: String(decoding: first + live + end, as: UTF8.self))
+        #expect(messages.compactMap(\.id) == ["1", "2", "3", "4", "5", "6"])
+        #expect(messages.last == EventStreamMessage(comment: "closed: the server is shutting down"))
+        let exported = try ToolRunner.run(["tail", "--log", log, "--from", "1", "--json"])
+        #expect(messages.compactMap(\.data).map { $0 + "\n" }.joined() == exported.stdout)
+    }
+}
