@@ -73,18 +73,32 @@ enum SubscribeRoute {
         try await writer.finish(nil)
     }
 
-    /// Reads the log's subscription into `buffer` until it ends or is closed.
+    /// Reads the log's subscription into `buffer` until it ends or is closed: the stored
+    /// revisions as fast as the subscriber takes them, live ones as they come, closing the stream
+    /// when more than the buffer's limit of them waits for the subscriber.
     static func produce(_ log: ChangeLog, from start: UInt64, changesOnly: Bool, into buffer: SubscriberBuffer) async {
         let limit = buffer.limit
+        var live = false
         do {
             for try await event in log.subscribe(from: start) {
-                guard case .revision(let record) = event else { continue }
+                let record: RevisionRecord
+                switch event {
+                case .caughtUp:
+                    live = true
+                    continue
+                case .revision(let revision): record = revision
+                }
                 let line = changesOnly ? RevisionLines.changesOnlyLine(record) : RevisionLines.line(record)
-                let pushed = buffer.push(
-                    ServerSentEvents.revision(record.revision, line: line),
-                    overflowComment: ServerSentEvents.comment(
-                        "closed: this subscriber reads too slowly; more than \(limit) bytes of events were waiting "
-                            + "for it; reconnect with Last-Event-ID to resume after the last revision received"))
+                let message = ServerSentEvents.revision(record.revision, line: line)
+                let pushed =
+                    live
+                    ? buffer.push(
+                        message,
+                        overflowComment: ServerSentEvents.comment(
+                            "closed: this subscriber reads too slowly; more than \(limit) bytes of events were "
+                                + "waiting for it; reconnect with Last-Event-ID to resume after the last revision "
+                                + "received"))
+                    : await buffer.pushWaitingForRoom(message)
                 if pushed == .closed { return }
             }
         } catch {

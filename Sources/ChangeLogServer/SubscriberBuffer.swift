@@ -4,9 +4,11 @@ import Synchronization
 /// The events waiting to be sent to one subscriber, at most `limit` bytes of them.
 ///
 /// One producer (the task reading the log) pushes, one consumer (the response writer) takes.
-/// When a push would go over the limit, the waiting events are dropped and the buffer ends with
-/// a final comment saying why: the subscriber is too slow, and the server's memory stays bounded
-/// however long it does not read. A ``finish(comment:)`` (shutdown, a read error) ends it the
+/// While catching up, the producer waits for room (``pushWaitingForRoom(_:)``). Live, when a
+/// push would go over the limit, the waiting events are dropped and the buffer ends with a final
+/// comment saying why (``push(_:overflowComment:)``): the subscriber is too slow, and the
+/// server's memory stays bounded however long it does not read. One event larger than the limit
+/// is let through when nothing else waits. A ``finish(comment:)`` (shutdown, a read error) ends it the
 /// same way, after what is already waiting.
 ///
 /// A `Mutex`-guarded state machine: each method decides under the lock, and a waiting consumer
@@ -27,6 +29,8 @@ final class SubscriberBuffer: Sendable {
         /// Whether anything was pushed since the last keep-alive check.
         var active = false
         var waiter: CheckedContinuation<ByteBuffer?, Never>?
+        /// The producer waiting for room (``pushWaitingForRoom(_:)``).
+        var roomWaiter: CheckedContinuation<Void, Never>?
     }
 
     private let state = Mutex(State())
@@ -59,6 +63,44 @@ final class SubscriberBuffer: Sendable {
         return result
     }
 
+    /// Queues `event` once the bytes waiting leave room for it (or nothing waits), waiting for
+    /// the consumer as long as needed: the back-pressure of a catch-up, which reads the log only
+    /// as fast as the subscriber takes what was read.
+    ///
+    /// - Returns: ``PushResult/closed`` when the buffer ended or the task was cancelled.
+    func pushWaitingForRoom(_ event: ByteBuffer) async -> PushResult {
+        while true {
+            let hasRoom = state.withLock { state in
+                state.finished || state.queue.isEmpty || state.queuedBytes + event.readableBytes <= limit
+            }
+            if hasRoom { return push(event, overflowComment: event) }
+            if Task.isCancelled { return .closed }
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    let waits = state.withLock { state in
+                        let full =
+                            !state.finished && !state.queue.isEmpty
+                            && state.queuedBytes + event.readableBytes > limit
+                        if full && !Task.isCancelled { state.roomWaiter = continuation }
+                        return full && !Task.isCancelled
+                    }
+                    if !waits { continuation.resume() }
+                }
+            } onCancel: {
+                wakeRoomWaiter()
+            }
+        }
+    }
+
+    /// Resumes the producer waiting for room, if any.
+    private func wakeRoomWaiter() {
+        let waiter = state.withLock { state in
+            defer { state.roomWaiter = nil }
+            return state.roomWaiter
+        }
+        waiter?.resume()
+    }
+
     /// Ends the buffer: what waits is still delivered, then `comment` when given, then the end.
     func finish(comment: ByteBuffer? = nil) {
         let resume: (CheckedContinuation<ByteBuffer?, Never>, ByteBuffer?)? = state.withLock { state in
@@ -68,6 +110,7 @@ final class SubscriberBuffer: Sendable {
             return Self.takeForWaiter(&state)
         }
         if let (waiter, value) = resume { waiter.resume(returning: value) }
+        wakeRoomWaiter()
     }
 
     /// Queues `event` when nothing was pushed since the previous call (the stream was idle).
@@ -82,7 +125,8 @@ final class SubscriberBuffer: Sendable {
     /// The next event, waiting for one; `nil` once the buffer has ended and is empty, or when
     /// the calling task is cancelled.
     func next() async -> ByteBuffer? {
-        await withTaskCancellationHandler {
+        defer { wakeRoomWaiter() }
+        return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let value: ByteBuffer?? = state.withLock { state in
                     if !state.queue.isEmpty {
@@ -97,6 +141,7 @@ final class SubscriberBuffer: Sendable {
                 if let value { continuation.resume(returning: value) }
             }
         } onCancel: {
+            defer { wakeRoomWaiter() }
             let waiter = state.withLock { state in
                 state.finished = true
                 state.queue = []
