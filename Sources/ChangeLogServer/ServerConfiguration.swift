@@ -14,9 +14,11 @@ public struct ServerConfiguration: Sendable {
     /// The reconnection delay the server asks event-stream clients to wait, sent as the stream's
     /// `retry:` field (3 seconds by default).
     public var retryInterval: Duration
-    /// The most bytes of events a subscriber may have waiting to be sent (4 MiB by default).
-    /// A subscriber that reads more slowly than revisions arrive reaches it, and its stream is
-    /// then closed with a final comment saying why; other subscribers are unaffected.
+    /// The most bytes of live events a subscriber may have waiting to be sent (4 MiB by
+    /// default). Stored revisions are read only as fast as the subscriber takes them; a
+    /// subscriber that reads live ones more slowly than they are appended reaches the limit, and
+    /// its stream is then closed with a final comment saying why; other subscribers are
+    /// unaffected.
     public var subscriberBufferLimit: Int
     /// The longest request target (path and query) accepted, in bytes; a longer one is answered
     /// with 414 (8 KiB by default).
