@@ -25,9 +25,10 @@ public final class ListInvalidator: Sendable {
 
     /// Tells the adapter that the data source's identifiers, sections or summaries changed.
     ///
-    /// Returns at once; the adapter re-reads the data source off the main actor and delivers the
-    /// result to its observers on the main actor. Call it after the change is visible to the data
-    /// source's methods: a diff that starts after this call sees the change.
+    /// Returns at once; the adapter re-reads the data source (on the data source's isolation),
+    /// diffs off the main actor and delivers the result to its observers on the main actor. Call
+    /// it after the change is visible to the data source's methods: a diff that starts after this
+    /// call sees the change.
     ///
     /// - Complexity: O(1).
     public func invalidate() {

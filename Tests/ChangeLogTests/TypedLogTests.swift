@@ -60,6 +60,25 @@ struct TypedLogTests {
         }
     }
 
+    @Test("typed entries append in one transaction")
+    func typedEntries() async throws {
+        try await withTemporaryDirectory { directory in
+            let log = try ChangeLog(path: directory + "/log")
+            let first = try ListSnapshot<UInt16, Int>(sections: [.init(title: "", items: [.init(id: 1, summary: -1)])])
+            let second = try ListSnapshot<UInt16, Int>(sections: [
+                .init(title: "", items: [.init(id: 2), .init(id: 1, summary: 4)])
+            ])
+            let appended = try await log.append(contentsOf: [
+                try ChangeLog.AppendEntry(first, meta: ["step": "1"]),
+                try ChangeLog.AppendEntry(second, changes: first.changes(to: second), verifiesChanges: true),
+            ])
+            #expect(appended.map(\.revision) == [1, 2])
+            #expect(try log.snapshot(at: 2) == snapshot([("", ["2", "1:4"])]))
+            #expect(try log.snapshot(at: 2, as: UInt16.self, summary: Int.self) == second)
+            #expect(try log.record(at: 1).meta == ["step": "1"])
+        }
+    }
+
     @Test("a stored string that does not convert names the revision, the place and the value")
     func unconvertibleIdentifier() async throws {
         try await withTemporaryDirectory { directory in

@@ -127,6 +127,43 @@ struct MainActorSourceTests {
     }
 }
 
+/// A main-actor source whose contents list an identifier twice, or throw, on request.
+@MainActor
+final class FaultyModel: ListSource {
+    var ids: [String] = ["a", "b", "a"]
+    var failure: DataSourceFailure?
+
+    func contents() throws -> ListContents<String, String> {
+        if let failure { throw failure }
+        return ListContents(identifiers: ids, sectionTitle: { $0 == "b" ? "B" : nil })
+    }
+
+    func item(for id: String) -> String { id }
+}
+
+extension MainActorSourceTests {
+    @Test("a duplicate or a throwing contents() fails the invalidation; the snapshot stays")
+    func failures() async throws {
+        let model = FaultyModel()
+        let adapter = ListAdapter(dataSource: model)
+        await adapter.invalidateAndWait()
+        #expect(adapter.lastError?.code == .duplicateIdentifier)
+        #expect(adapter.lastError?.snapshotError?.duplicate == "a")
+        #expect(adapter.generation == 0)
+
+        model.ids = ["a", "b"]
+        await adapter.invalidateAndWait()
+        #expect(adapter.lastError == nil)
+        #expect(adapter.snapshot == makeSnapshot([("", ["a"]), ("B", ["b"])]))
+
+        model.failure = DataSourceFailure(reason: "offline")
+        await adapter.invalidateAndWait()
+        #expect(adapter.lastError?.code == .identifiersFailed)
+        #expect(adapter.lastError?.underlying as? DataSourceFailure == DataSourceFailure(reason: "offline"))
+        #expect(adapter.snapshot == makeSnapshot([("", ["a"]), ("B", ["b"])]))
+    }
+}
+
 @MainActor
 @Suite("Snapshots applied to the adapter")
 struct AppliedSnapshotTests {

@@ -43,6 +43,27 @@ extension ChangeLog {
     }
 }
 
+extension ChangeLog.AppendEntry {
+    /// An entry for ``ChangeLog/append(contentsOf:expectedLatest:)`` whose identifiers and
+    /// summaries are stored as their ``LogStringConvertible/logString``; the log computes its
+    /// changes unless `changes` are given.
+    ///
+    /// - Throws: ``ChangeLogError`` with code ``ChangeLogError/Code/unconvertibleValue`` when two
+    ///   identifiers give the same string.
+    /// - Complexity: O(*n*) to convert; O(1) for strings.
+    public init<ItemID: LogStringConvertible, Summary: LogStringConvertible>(
+        _ snapshot: ListSnapshot<ItemID, Summary>, changes: ListChanges<ItemID, Summary>? = nil,
+        meta: [String: String] = [:], verifiesChanges: Bool = false
+    ) throws(ChangeLogError) {
+        let converted = try snapshot.logSnapshot()
+        if let changes {
+            self.init(converted, changes: changes.logChanges(), meta: meta, verifiesChanges: verifiesChanges)
+        } else {
+            self.init(converted, meta: meta)
+        }
+    }
+}
+
 extension RevisionRecord {
     /// ``snapshot`` with its identifiers read as `ItemID` and its summaries as `Summary`.
     ///
