@@ -2,10 +2,10 @@ import ListAdapter
 
 extension ChangeLog {
     /// Appends `snapshot`, whose identifiers and summaries are stored as their
-    /// ``LogStringConvertible/logString``, as ``append(_:meta:expectedLatest:)`` appends a
+    /// ``LogStringConvertible/logString``, as ``append(_:meta:expectedLatest:)-(LogSnapshot,_,_)`` appends a
     /// ``LogSnapshot``.
     ///
-    /// - Throws: ``ChangeLogError``: as ``append(_:meta:expectedLatest:)``, or
+    /// - Throws: ``ChangeLogError``: as ``append(_:meta:expectedLatest:)-(LogSnapshot,_,_)``, or
     ///   ``ChangeLogError/Code/unconvertibleValue`` when two identifiers give the same string.
     /// - Complexity: O(*n*) to convert, plus the append's.
     public func append<ItemID: LogStringConvertible, Summary: LogStringConvertible>(
@@ -16,10 +16,10 @@ extension ChangeLog {
 
     /// Appends `snapshot` with precomputed `changes`, their identifiers and summaries stored as
     /// their ``LogStringConvertible/logString``, as
-    /// ``append(_:changes:meta:expectedLatest:verifiesChanges:)`` appends strings.
+    /// ``append(_:changes:meta:expectedLatest:verifiesChanges:)-(LogSnapshot,_,_,_,_)`` appends strings.
     ///
-    /// - Throws: ``ChangeLogError``: as ``append(_:changes:meta:expectedLatest:verifiesChanges:)``,
-    ///   or ``ChangeLogError/Code/unconvertibleValue`` when two identifiers give the same string.
+    /// - Throws: ``ChangeLogError``: as the `LogSnapshot` method does, or
+    ///   ``ChangeLogError/Code/unconvertibleValue`` when two identifiers give the same string.
     public func append<ItemID: LogStringConvertible, Summary: LogStringConvertible>(
         _ snapshot: ListSnapshot<ItemID, Summary>, changes: ListChanges<ItemID, Summary>, meta: [String: String] = [:],
         expectedLatest: UInt64? = nil, verifiesChanges: Bool = false

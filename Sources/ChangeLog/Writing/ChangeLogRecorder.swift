@@ -28,9 +28,10 @@ import ListAdapter
 /// the empty snapshot). Otherwise (a log that already has revisions while the adapter starts
 /// from empty, an adapter that already showed something when the recorder attached, another
 /// writer that appended in between, or an earlier append that failed) the update's snapshot is
-/// appended with changes the log computes from its latest snapshot (``ChangeLog/append(_:meta:expectedLatest:)``),
-/// and its ``Recording/storesAdapterChanges`` is `false`. Either way the log stays verifiable,
-/// and ``ChangeLog/verify(_:progress:)`` checks the stored changes against the stored snapshots.
+/// appended with changes the log computes from its latest snapshot
+/// (``ChangeLog/append(_:meta:expectedLatest:)-(LogSnapshot,_,_)``), and its
+/// ``Recording/storesAdapterChanges`` is `false`. Either way the log stays verifiable, and
+/// ``ChangeLog/verify(_:progress:)`` checks the stored changes against the stored snapshots.
 ///
 /// ## Identifier and summary types
 ///
