@@ -12,7 +12,7 @@ public struct ChangeLogError: Error, Sendable, CustomStringConvertible {
         /// The code's stable name.
         public let name: String
 
-        private init(_ name: String) { self.name = name }
+        init(_ name: String) { self.name = name }
 
         /// No log exists at the path, and the open may not create one:
         /// ``ChangeLog/Options/createIfMissing`` was false, or ``ChangeLog/Options/readOnly`` true

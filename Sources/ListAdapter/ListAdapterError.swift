@@ -9,12 +9,13 @@ public struct ListAdapterError: Error, CustomStringConvertible {
         /// The code's stable name.
         public let name: String
 
-        /// The data source's ``ListDataSource/identifiers()`` threw; ``underlying`` is its error.
+        /// The data source's ``ListSource/contents()`` (or ``ListDataSource/identifiers()``) threw;
+        /// ``underlying`` is its error.
         public static let identifiersFailed = Code(name: "identifiersFailed")
         /// The data source returned an identifier twice; ``underlying`` is the
         /// ``ListSnapshotError`` that names it and both of its positions.
         public static let duplicateIdentifier = Code(name: "duplicateIdentifier")
-        /// The data source's ``ListDataSource/item(for:)`` threw; ``underlying`` is its error.
+        /// The data source's ``ListSource/item(for:)`` threw; ``underlying`` is its error.
         public static let itemFetchFailed = Code(name: "itemFetchFailed")
 
         /// The code's stable name.
