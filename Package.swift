@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "ListAdapter", targets: ["ListAdapter"]),
+        .library(name: "ListFormat", targets: ["ListFormat"]),
         .library(name: "ChangeLog", targets: ["ChangeLog"]),
         .executable(name: "replay", targets: ["replay"]),
     ],
@@ -26,13 +27,15 @@ let package = Package(
         .target(name: "CFileWriteback"),
         .target(name: "CStandardStreams"),
         .target(name: "ListAdapter"),
+        // The interchange format as text, both ways: the strict reader and the ordered writer.
+        .target(name: "ListFormat", dependencies: ["ListAdapter"]),
         .target(
-            name: "ChangeLog", dependencies: ["ListAdapter", "CLMDB", "CXXHash", "CFileWriteback"],
+            name: "ChangeLog", dependencies: ["ListAdapter", "ListFormat", "CLMDB", "CXXHash", "CFileWriteback"],
             exclude: ["LMDB/Defences/DAMAGE.md"]),
         .executableTarget(
             name: "replay",
             dependencies: [
-                "ChangeLog", "ListAdapter", "CStandardStreams",
+                "ChangeLog", "ListAdapter", "ListFormat", "CStandardStreams",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -43,12 +46,16 @@ let package = Package(
         .target(
             name: "ChangeLogTestSupport", dependencies: ["ChangeLog", "ListAdapter"], path: "Tests/ChangeLogTestSupport"
         ),
-        .testTarget(name: "ListAdapterTests", dependencies: ["ListAdapter"]),
+        .testTarget(name: "ListAdapterTests", dependencies: ["ListAdapter", "ListFormat"]),
+        .testTarget(name: "ListFormatTests", dependencies: ["ListFormat", "ListAdapter"]),
         .testTarget(
             name: "ChangeLogTests",
-            dependencies: ["ChangeLog", "ListAdapter", "CLMDB", "CFileWriteback", "ChangeLogTestSupport"]),
+            dependencies: [
+                "ChangeLog", "ListAdapter", "ListFormat", "CLMDB", "CFileWriteback", "ChangeLogTestSupport",
+            ]),
         .testTarget(
-            name: "ReplayTests", dependencies: ["ChangeLog", "ListAdapter", "CLMDB", "ChangeLogTestSupport"]),
+            name: "ReplayTests",
+            dependencies: ["ChangeLog", "ListAdapter", "ListFormat", "CLMDB", "ChangeLogTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
