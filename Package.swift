@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "ListAdapter", targets: ["ListAdapter"]),
+        .library(name: "ListFormat", targets: ["ListFormat"]),
         .library(name: "ChangeLog", targets: ["ChangeLog"]),
         .executable(name: "replay", targets: ["replay"]),
     ],
@@ -29,17 +30,19 @@ let package = Package(
         .target(name: "CFileWriteback"),
         .target(name: "CStandardStreams"),
         .target(name: "ListAdapter"),
+        // The interchange format as text, both ways: the strict reader and the ordered writer.
+        .target(name: "ListFormat", dependencies: ["ListAdapter"]),
         .target(
             name: "ChangeLog",
             dependencies: [
-                "ListAdapter", "CLMDB", "CXXHash", "CFileWriteback",
+                "ListAdapter", "ListFormat", "CLMDB", "CXXHash", "CFileWriteback",
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             exclude: ["LMDB/Defences/DAMAGE.md"]),
         .executableTarget(
             name: "replay",
             dependencies: [
-                "ChangeLog", "ListAdapter", "CStandardStreams",
+                "ChangeLog", "ListAdapter", "ListFormat", "CStandardStreams",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
@@ -53,14 +56,19 @@ let package = Package(
         ),
         .testTarget(
             name: "ListAdapterTests",
-            dependencies: ["ListAdapter", .product(name: "PropertyBased", package: "swift-property-based")]),
+            dependencies: [
+                "ListAdapter", "ListFormat", .product(name: "PropertyBased", package: "swift-property-based"),
+            ]),
+        .testTarget(name: "ListFormatTests", dependencies: ["ListFormat", "ListAdapter"]),
         .testTarget(
             name: "ChangeLogTests",
-            dependencies: ["ChangeLog", "ListAdapter", "CLMDB", "CFileWriteback", "ChangeLogTestSupport"]),
+            dependencies: [
+                "ChangeLog", "ListAdapter", "ListFormat", "CLMDB", "CFileWriteback", "ChangeLogTestSupport",
+            ]),
         .testTarget(
             name: "ReplayTests",
             dependencies: [
-                "ChangeLog", "ListAdapter", "CLMDB", "ChangeLogTestSupport",
+                "ChangeLog", "ListAdapter", "ListFormat", "CLMDB", "ChangeLogTestSupport",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]),
     ],

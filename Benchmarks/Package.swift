@@ -30,6 +30,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "package-benchmark"),
                 .product(name: "ChangeLog", package: "ListChangeLog"),
                 .product(name: "ListAdapter", package: "ListChangeLog"),
+                .product(name: "ListFormat", package: "ListChangeLog"),
             ],
             path: "Benchmarks/ChangeLogBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]

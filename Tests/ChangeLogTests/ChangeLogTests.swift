@@ -1,5 +1,6 @@
 import Foundation
 import ListAdapter
+import ListFormat
 import Testing
 
 @testable import ChangeLog

@@ -83,7 +83,7 @@ private func readmeLogSketch(snapshot: LogSnapshot, next: LogSnapshot, adapter: 
 func crashReport1234() throws {
     let text = try String(contentsOfFile: "Tests/Fixtures/crash-1234.jsonl", encoding: .utf8)
     let records = try text.split(separator: "\n").map {
-        try JSONDecoder().decode(RevisionRecord.self, from: Data($0.utf8))
+        try RevisionRecord(jsonLine: $0.utf8)
     }
     var tableView = StrictListView<String, String>()
     tableView.reloadData(records[0].snapshot)

@@ -1,4 +1,5 @@
 import Foundation
+import ListFormat
 import Testing
 
 @testable import ListAdapter

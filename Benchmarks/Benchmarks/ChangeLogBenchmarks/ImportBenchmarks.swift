@@ -2,6 +2,7 @@ import Benchmark
 import ChangeLog
 import Foundation
 import ListAdapter
+import ListFormat
 import RawLMDB
 
 // `replay import` end to end, from JSON lines in memory to a durable commit, beside raw LMDB

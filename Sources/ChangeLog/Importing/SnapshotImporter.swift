@@ -1,5 +1,6 @@
 import Foundation
 import ListAdapter
+import ListFormat
 
 /// Appends snapshots read as the interchange format's JSON Lines (one snapshot, with optional
 /// `meta`, per line) to a ``ChangeLog``, one revision per line: what `replay import` does.
@@ -89,30 +90,29 @@ public struct SnapshotImporter: Sendable {
     }
 
     /// Decodes one line of an import file: a snapshot line, or a revision line of an export
-    /// (its `snapshot` and `meta`).
+    /// (its `snapshot` and `meta`), read by ``ListFormat/InterchangeFormat/readImportLine(_:previous:)``.
     ///
-    /// - Throws: ``SnapshotImportError`` naming `lineNumber` and the problem: not JSON, a
-    ///   missing or mistyped field (with the offending value), a duplicate title or id, a key
-    ///   named twice in one object, both `sections` and `snapshot` in the line, text that is not
-    ///   UTF-8 (UTF-16 or UTF-32, which `JSONDecoder` would otherwise decode unchecked).
+    /// - Throws: ``SnapshotImportError`` naming `lineNumber`, the column and the path of the
+    ///   first problem in the line, and the problem: not JSON, a missing or mistyped field (with
+    ///   the offending value), a duplicate title or id, a key named twice in one object, both
+    ///   `sections` and `snapshot` in the line, text that is not UTF-8.
     public static func decode(line: some Collection<UInt8>, lineNumber: Int) throws(SnapshotImportError)
         -> AnnotatedSnapshot<String, String>
     {
-        try decode(line: line, lineNumber: lineNumber, previous: nil)
+        do {
+            return try InterchangeFormat.readImportLine(line)
+        } catch {
+            throw SnapshotImportError(line: lineNumber, problem: error.description)
+        }
     }
 
-    /// ``decode(line:lineNumber:)``, sharing the strings of `previous`, the line before's
-    /// snapshot, where they hold the same bytes (``ImportLineParser``).
+    /// ``decode(line:lineNumber:)`` for a line in `buffer`, sharing the strings of `previous`,
+    /// the line before's snapshot, where they hold the same bytes.
     static func decode(
-        line: some Collection<UInt8>, lineNumber: Int, previous: ListSnapshot<String, String>?
+        line buffer: UnsafeBufferPointer<UInt8>, lineNumber: Int, previous: ListSnapshot<String, String>?
     ) throws(SnapshotImportError) -> AnnotatedSnapshot<String, String> {
-        // Most lines take the fast path; the lines it declines are decoded, or refused, the checked way.
-        if case let parsed?? = line.withContiguousStorageIfAvailable({ ImportLineParser.parse($0, previous: previous) })
-        {
-            return parsed
-        }
         do {
-            return try CheckedJSON.decode(ImportLine.self, from: Data(line), reading: .importLine).annotated
+            return try InterchangeFormat.readImportLine(buffer, previous: previous)
         } catch {
             throw SnapshotImportError(line: lineNumber, problem: error.description)
         }
@@ -208,7 +208,8 @@ public struct SnapshotImporter: Sendable {
 public struct SnapshotImportError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The 1-based line number.
     public var line: Int
-    /// What is wrong, naming the field and the offending value where it can.
+    /// Where in the line and what is wrong, naming the field and the offending value where it
+    /// can: `column 25, sections[0].title: expected a string, found 7`.
     public var problem: String
 
     /// Creates an error for `line`.
@@ -217,8 +218,8 @@ public struct SnapshotImportError: Error, Hashable, Sendable, CustomStringConver
         self.problem = problem
     }
 
-    /// `line 3: missing field "title" in sections[1]`.
-    public var description: String { "line \(line): \(problem)" }
+    /// `line 3, column 15, sections[1]: missing field "title"`.
+    public var description: String { "line \(line), \(problem)" }
 }
 
 /// An append that failed during an import: what the import had appended before it, which stays

@@ -1,5 +1,6 @@
 import CLMDB
 import ListAdapter
+import ListFormat
 
 /// The log's three databases in its LMDB environment, and the operations that run inside one
 /// of its transactions (RecordFormat.md describes the layout).

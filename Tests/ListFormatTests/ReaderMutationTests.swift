@@ -1,18 +1,19 @@
-import Foundation
 import ListAdapter
 import Testing
 
-@testable import ChangeLog
+@testable import ListFormat
 
-/// The import's fast path against its authority on lines no one picked: good lines broken one
-/// byte at a time, every way, and lines of a changing list written by a seeded generator, most
-/// of them good and some flawed. ``ImportLineAgreement`` holds the parser to the checked path.
-@Suite("Import line parser on mutated and generated lines")
-struct ImportLineParserMutationTests {
-    /// Good lines the fast path takes: FORMAT.md's snapshot line, a revision line as `replay
-    /// export` writes it (no spaces), and one with text beyond ASCII and unknown keys at every level.
+/// The reader on lines no one picked: good lines broken one byte at a time, every way, and lines
+/// of a changing list written by a seeded generator, most of them good and some flawed. Each
+/// line must be accepted or refused as the format's earlier readers (a fast path held byte for
+/// byte to a checked path through `JSONDecoder`) accepted or refused it, with the same snapshot:
+/// the digests were recorded from them, each over 1,000 lines' verdicts (``ReaderCorpusTests``).
+@Suite("Reader: mutated and generated lines")
+struct ReaderMutationTests {
+    /// Good lines: FORMAT.md's snapshot line, a revision line as `replay export` writes it (no
+    /// spaces), and one with text beyond ASCII and unknown keys at every level.
     static let seeds = [
-        ImportLineParserTests.formatSnapshotLine,
+        ReaderCorpusTests.formatSnapshotLine,
         #"{"revision":3,"time":"2026-11-20T10:00:00.000Z","meta":{"commit":"3f2a9c"},"snapshot":{"sections":[{"title":"A","items":[{"id":"a","summary":"s1"},{"id":"b"}]},{"title":"","items":[]}]},"changes":{"sections":{"deleted":[],"inserted":[],"moved":[]},"items":{"deleted":[[0,2]],"inserted":[],"moved":[{"from":[0,1],"to":[0,0]}],"updated":[{"from":[0,0],"to":[0,1],"summary":"s1"}]}}}"#,
         #"{"v": [1, -0, {"y": "\u00e9\"\\"}, null, true], "sections": [{"title": "Ünï", "n": 12, "items": [{"id": "é", "summary": "😀"}, {"id": "K", "x": {}, "summary": ""}]}], "meta": {"k": "v", "é": ""}}"#,
     ]
@@ -20,13 +21,11 @@ struct ImportLineParserMutationTests {
     /// The bytes each byte of a seed is replaced with, one at a time.
     static let replacements = Array(#""\,}]{[:0-e.tun "#.utf8) + [0x00, 0x09, 0x0D, 0x0A, 0x1F, 0x80, 0xC3, 0xFF]
 
-    @Test("every truncation, and every one-byte deletion, duplication and replacement, of good lines")
-    func mutatedLines() {
-        var tally = ImportLineAgreement.Tally()
-        for seed in Self.seeds {
+    /// Every truncation, and every one-byte deletion, duplication and replacement, of the seeds.
+    static func mutants() -> [[UInt8]] {
+        var all: [[UInt8]] = []
+        for seed in seeds {
             let bytes = Array(seed.utf8)
-            #expect(ImportLineAgreement.parse(bytes) != nil, "\(seed)")
-            let original = ImportLineAgreement.check(bytes, previous: nil, tally: &tally)
             var mutants = (0..<bytes.count).map { Array(bytes[..<$0]) }
             for index in bytes.indices {
                 var deleted = bytes
@@ -34,32 +33,104 @@ struct ImportLineParserMutationTests {
                 var doubled = bytes
                 doubled.insert(bytes[index], at: index)
                 mutants += [deleted, doubled]
-                for replacement in Self.replacements where replacement != bytes[index] {
+                for replacement in replacements where replacement != bytes[index] {
                     var replaced = bytes
                     replaced[index] = replacement
                     mutants.append(replaced)
                 }
             }
-            // After the seed's snapshot, as an import reads a line after a good one.
-            for mutant in mutants {
-                ImportLineAgreement.check(mutant, previous: original, tally: &tally)
-            }
+            all += mutants
         }
-        #expect(tally.taken > 1_000 && tally.declined > 20 && tally.refused > 10_000, "\(tally)")
+        return all
     }
 
-    @Test("seeded lines of a changing list, good and flawed: the parser agrees with the checked path on each")
-    func generatedLines() {
+    /// 3,000 lines of a changing list, good and flawed.
+    static func generated() -> [[UInt8]] {
         var generator = LineGenerator(random: SeededGenerator(seed: 20_260_611))
-        var tally = ImportLineAgreement.Tally()
-        var previous: LogSnapshot?
-        for _ in 0..<3_000 {
+        return (0..<3_000).map { _ in
             generator.evolve()
-            let line = generator.line()
-            // As an import reads: after the snapshot of the last good line.
-            previous = ImportLineAgreement.check(line, previous: previous, tally: &tally) ?? previous
+            return generator.line()
         }
-        #expect(tally.taken > 1_000 && tally.declined > 200 && tally.refused > 500, "\(tally)")
+    }
+
+    /// How many of ``mutants()`` the earlier readers accepted, and the digest of each 1,000.
+    static let mutantVerdicts: (count: Int, accepted: Int, digests: [String]) = (
+        count: 21_663, accepted: 4_861,
+        digests: [
+            "2a4061d8526169cc",
+            "d75d04c982ae4f4b",
+            "7df353989b58c15c",
+            "a15b685ab9139599",
+            "c41daf6ffb31dd53",
+            "34ba621cac579223",
+            "a6557ed7cd88b769",
+            "73e4c705f6dc7447",
+            "6cc3e4c0d42db4a",
+            "6103bb01d74411e8",
+            "5527ab19a0aed77d",
+            "7414dd03b7dd30c3",
+            "3183976da1bef42f",
+            "a805ea6034296215",
+            "4a8169094fb53ab9",
+            "85bdfe5c75b1cb67",
+            "4bacdc471e7e4b8b",
+            "74dfcfd8c6870f55",
+            "8a1c94a600551903",
+            "c003af25a5c6622a",
+            "5a7e8f652e888b1",
+            "76951eef0bc227e0",
+        ]
+    )
+
+    /// How many of ``generated()`` the earlier readers accepted, and the digest of each 1,000.
+    static let generatedVerdicts: (count: Int, accepted: Int, digests: [String]) = (
+        count: 3_000, accepted: 1_871,
+        digests: [
+            "5545e42cc8d5371c",
+            "ba28683473c7fda9",
+            "3693734e93fc72d",
+        ]
+    )
+
+    /// Expects `lines` to be read as `verdicts` say, each after the snapshot of the last good
+    /// line before it (as an import reads), which lends strings and never changes a byte.
+    static func expect(
+        _ lines: [[UInt8]], _ verdicts: (count: Int, accepted: Int, digests: [String]),
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        #expect(lines.count == verdicts.count, sourceLocation: sourceLocation)
+        var chunk = ""
+        var accepted = 0
+        var previous: ListSnapshot<String, String>?
+        for (index, line) in lines.enumerated() {
+            let read = try? InterchangeFormat.readImportLine(line)
+            if let read {
+                accepted += 1
+                let shared = line.withUnsafeBufferPointer {
+                    try? InterchangeFormat.readImportLine($0, previous: previous)
+                }
+                #expect(shared.map(SpelledSnapshot.init) == SpelledSnapshot(read), sourceLocation: sourceLocation)
+                previous = read.snapshot
+            }
+            chunk += (read.map { FNV1a.hex(SpelledSnapshot($0).description) } ?? "-") + "\n"
+            if index % 1000 == 999 || index == lines.count - 1 {
+                #expect(
+                    FNV1a.hex(chunk) == verdicts.digests[index / 1000], "lines \(index / 1000 * 1000) to \(index)",
+                    sourceLocation: sourceLocation)
+                chunk = ""
+            }
+        }
+        #expect(accepted == verdicts.accepted, sourceLocation: sourceLocation)
+    }
+
+    @Test("every truncation, and every one-byte deletion, duplication and replacement, of good lines")
+    func mutatedLines() {
+        Self.expect(Self.mutants(), Self.mutantVerdicts)
+    }
+
+    @Test("seeded lines of a changing list, good and flawed")
+    func generatedLines() {
+        Self.expect(Self.generated(), Self.generatedVerdicts)
     }
 }
 
@@ -75,7 +146,7 @@ struct LineGenerator {
     /// flawed: none for most lines.
     var flawChance = 0
     /// The chance, in percent, that a string of the line being written has characters escaped,
-    /// or a number a fraction or an exponent (forms the parser may decline): none for most lines.
+    /// or a number a fraction or an exponent (rare forms): none for most lines.
     var rareChance = 0
 
     /// Pieces of text: ASCII, and characters with canonically equivalent spellings.
@@ -143,7 +214,7 @@ struct LineGenerator {
         for section in sections {
             var items = section.items
             if chance(flawChance), let twin = items.randomElement(using: &random) {
-                items.append((chance(50) ? twin.id : ImportLineAgreement.respelled(twin.id), nil))
+                items.append((chance(50) ? twin.id : Respelling.respelled(twin.id), nil))
             }
             var itemValues: [String] = []
             for item in items {
@@ -189,7 +260,7 @@ struct LineGenerator {
 
     /// A value for a key the schema does not read: now and then one that is not JSON.
     mutating func value(depth: Int) -> String {
-        if chance(flawChance) { return pick(ImportLineParserTests.values) }
+        if chance(flawChance) { return pick(ReaderCorpusTests.values) }
         switch number(0...4) {
         case 0 where depth < 3: return array((0..<number(0...3)).map { _ in value(depth: depth + 1) })
         case 1 where depth < 3: return object((0..<number(0...3)).map { _ in (text(), value(depth: depth + 1)) })

@@ -1,3 +1,5 @@
+import ListAdapter
+
 // The interchange format's exact output: keys in the format's order, every changes key present, a missing
 // summary omitted, no spaces. Identifiers and summaries are written as JSON strings through
 // their `description` (for `String`, the string itself).

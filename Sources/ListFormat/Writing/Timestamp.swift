@@ -1,87 +1,7 @@
-import Foundation
-import ListAdapter
-
-// The interchange format's revision line:
-// {"revision": 1, "time": "2026-11-20T10:00:00.000Z", "meta": {}, "snapshot": {...}, "changes": {...}}
-// Keys are written in that order, meta keys sorted; unknown keys are ignored on input.
-
-extension RevisionRecord: Codable {
-    private enum CodingKeys: String, CodingKey {
-        case revision, time, meta, snapshot, changes
-    }
-
-    /// Decodes the interchange format's revision object; `meta` is optional, `time` is ISO 8601 UTC
-    /// with optional fractional seconds (kept to the millisecond).
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let time = try container.decode(String.self, forKey: .time)
-        guard let milliseconds = Timestamp.milliseconds(parsing: time) else {
-            throw DecodingError.dataCorruptedError(
-                forKey: .time, in: container,
-                debugDescription:
-                    "expected an ISO 8601 UTC time such as 2026-11-20T10:00:00.000Z, found \(quotedExcerpt(time))")
-        }
-        self.init(
-            revision: try container.decode(UInt64.self, forKey: .revision),
-            millisecondsSince1970: milliseconds,
-            meta: try container.decodeIfPresent([String: String].self, forKey: .meta) ?? [:],
-            snapshot: try container.decode(LogSnapshot.self, forKey: .snapshot),
-            changes: try container.decode(LogChanges.self, forKey: .changes))
-    }
-
-    /// Encodes the interchange format's revision object. Keys are handed over in the interchange
-    /// format's order, but the encoder decides the output order (Foundation's `JSONEncoder` on
-    /// Linux does not keep it): use ``jsonLine()`` for the interchange format's exact output.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(revision, forKey: .revision)
-        try container.encode(Timestamp.iso8601(milliseconds: millisecondsSince1970), forKey: .time)
-        try container.encode(meta, forKey: .meta)
-        try container.encode(snapshot, forKey: .snapshot)
-        try container.encode(changes, forKey: .changes)
-    }
-
-    /// The record as one line of the interchange format's JSON Lines, without the trailing
-    /// newline:
-    /// `{"revision":1,"time":"2026-11-20T10:00:00.000Z","meta":{},"snapshot":{...},"changes":{...}}`,
-    /// keys in that order, meta keys sorted, no spaces.
-    ///
-    /// - Complexity: O(*n*) in the size of the output.
-    public func jsonLine() -> String {
-        var writer = JSONWriter()
-        writer.raw("{")
-        writer.key("revision")
-        writer.integer(revision)
-        writer.raw(",")
-        writer.key("time")
-        writer.string(Timestamp.iso8601(milliseconds: millisecondsSince1970))
-        writer.raw(",")
-        writer.key("meta")
-        writer.stringMap(meta)
-        writer.raw(",")
-        writer.key("snapshot")
-        snapshot.write(into: &writer)
-        writer.raw(",")
-        writer.key("changes")
-        changes.write(into: &writer)
-        writer.raw("}")
-        return writer.string
-    }
-}
-
 /// Exact conversions between milliseconds since 1970 and `YYYY-MM-DDTHH:MM:SS.sssZ` (years
-/// outside 0...9999 expanded: `-0001-…`, `+10000-…`), on integers so that no rounding creeps in.
+/// outside 0...9999 expanded: `-0001-…`, `+10000-…`), on integers so that no rounding creeps in:
+/// the revision line's `time`.
 package enum Timestamp {
-    /// The current time in whole milliseconds since 1970 (rounded down).
-    static func now() -> Int64 {
-        Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
-    }
-
-    /// The `Date` of `milliseconds` since 1970.
-    static func date(milliseconds: Int64) -> Date {
-        Date(timeIntervalSince1970: Double(milliseconds) / 1000)
-    }
-
     /// `YYYY-MM-DDTHH:MM:SS.sssZ` in UTC. A year before 0 or after 9999 takes ISO 8601's
     /// expanded form: a sign, then at least four digits (`-0001-12-31T…`, `+10000-01-01T…`).
     package static func iso8601(milliseconds: Int64) -> String {
@@ -98,7 +18,7 @@ package enum Timestamp {
 
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction]Z`, or with an expanded year (a sign, then four
     /// digits or more); fractions beyond milliseconds are cut off.
-    static func milliseconds(parsing text: String) -> Int64? {
+    package static func milliseconds(parsing text: String) -> Int64? {
         var bytes = Array(text.utf8)
         // An expanded year becomes a four-digit placeholder, parsed on its own.
         var expandedYear: Int64?

@@ -1,8 +1,8 @@
 /// Indents compact JSON by two spaces per level, keeping key order (Foundation's pretty
 /// printer would reorder keys). Arrays of numbers, such as paths, stay on one line.
-enum PrettyJSON {
+package enum PrettyJSON {
     /// The indented form of the compact JSON `json`.
-    static func indent(_ json: String) -> String {
+    package static func indent(_ json: String) -> String {
         let bytes = Array(json.utf8)
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count * 2)

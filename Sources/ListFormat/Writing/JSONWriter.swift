@@ -1,3 +1,5 @@
+import ListAdapter
+
 /// Writes the interchange format's JSON byte by byte: keys in the order the caller writes them, strings
 /// escaped per RFC 8259 (`"`, `\`, control characters), `/` and non-ASCII left as they are.
 ///
