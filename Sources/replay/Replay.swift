@@ -19,7 +19,8 @@ struct Replay: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             DemoCommand.self, ImportCommand.self, ExportCommand.self, DiffCommand.self, LogCommand.self,
-            ShowCommand.self, VerifyCommand.self, ReplayCommand.self, TailCommand.self, StatsCommand.self,
+            ShowCommand.self, VerifyCommand.self, ReplayCommand.self, ReduceCommand.self, TailCommand.self,
+            StatsCommand.self,
         ]
     )
 
