@@ -19,21 +19,48 @@ import Foundation
 /// The oracle's calls run in groups of up to ``jobs`` at a time; the result is the same whatever
 /// the job count, because each step takes the first failing candidate in a fixed order.
 public struct HistoryReducer: Sendable {
+    /// The steps a reduction takes.
+    public struct Steps: OptionSet, Hashable, Sendable {
+        /// The option set's bits.
+        public let rawValue: Int
+
+        /// Creates a set of steps from its bits.
+        public init(rawValue: Int) { self.rawValue = rawValue }
+
+        /// Step 1: the failing revision's pair, for the built-in oracles.
+        public static let failingPair = Steps(rawValue: 1 << 0)
+        /// Step 2 (and 6): ddmin over revisions.
+        public static let revisions = Steps(rawValue: 1 << 1)
+        /// Step 3 (and 6): sections, then items, removed from every snapshot.
+        public static let structure = Steps(rawValue: 1 << 2)
+        /// Steps 4 and 5: summaries dropped or shortened, names shortened.
+        public static let strings = Steps(rawValue: 1 << 3)
+        /// Every step.
+        public static let all: Steps = [.failingPair, .revisions, .structure, .strings]
+    }
+
     /// The history to reduce.
     public let history: ReducibleHistory
     /// What decides whether a candidate fails.
     public let oracle: ReductionOracle
     /// How many oracle calls may run at the same time (1 when the oracle does not allow more).
     public let jobs: Int
+    /// The steps taken; the others are skipped (``Steps/revisions`` alone is plain ddmin over
+    /// revisions, a baseline for measurements).
+    public let steps: Steps
 
     /// Creates a reducer.
-    /// - Parameter jobs: the most oracle calls at the same time; at least 1.
+    /// - Parameters:
+    ///   - jobs: the most oracle calls at the same time; at least 1.
+    ///   - steps: the steps to take; every one by default.
     public init(
-        history: ReducibleHistory, oracle: ReductionOracle, jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+        history: ReducibleHistory, oracle: ReductionOracle, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+        steps: Steps = .all
     ) {
         self.history = history
         self.oracle = oracle
         self.jobs = max(1, jobs)
+        self.steps = steps
     }
 
     /// Reduces the history.
@@ -71,12 +98,14 @@ public struct HistoryReducer: Sendable {
                     "the \(oracle.name) oracle fails on the empty history too: it does not depend on the history")
             }
             runner.requireFailure(verdict, of: whole)
-            if let failingRevision {
+            if let failingRevision, steps.contains(.failingPair) {
                 current = try await aroundFailure(at: failingRevision, runner: runner) ?? current
             }
             current = try await minimizeStructure(current, runner: runner)
-            current = try await simplifyStrings(current, runner: runner)
-            current = try await minimizeStructure(current, runner: runner)
+            if steps.contains(.strings) {
+                current = try await simplifyStrings(current, runner: runner)
+                current = try await minimizeStructure(current, runner: runner)
+            }
         } catch let error as ReductionError {
             throw error
         } catch is ReductionStopped {
@@ -107,13 +136,16 @@ public struct HistoryReducer: Sendable {
         var current = start
         while true {
             let before = current
-            current.kept = try await DeltaDebugging.minimize(
-                current.kept, tryingEmpty: false,
-                candidate: { kept in
-                    var shape = current
-                    shape.kept = kept
-                    return shape
-                }, runner: runner)
+            if steps.contains(.revisions) {
+                current.kept = try await DeltaDebugging.minimize(
+                    current.kept, tryingEmpty: false,
+                    candidate: { kept in
+                        var shape = current
+                        shape.kept = kept
+                        return shape
+                    }, runner: runner)
+            }
+            guard steps.contains(.structure) else { return current }
             let originalTitles = present(in: current, titles: true)
             let keptTitles = try await DeltaDebugging.minimize(
                 originalTitles, tryingEmpty: true,
