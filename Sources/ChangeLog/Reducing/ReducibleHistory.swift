@@ -7,7 +7,7 @@ import ListAdapter
 /// snapshot to that revision's snapshot. A revision's changes are *stored* when they are the ones
 /// the log or file recorded for it and its predecessor in this history is the one they were
 /// recorded against (the revision numbered one less, or the empty snapshot for revision 1);
-/// otherwise they are *recomputed* by the diff (``ListSnapshot/changes(to:)``) from the previous
+/// otherwise they are *recomputed* by the diff (`ListSnapshot.changes(to:)`) from the previous
 /// snapshot of this history, and so always consistent with the snapshots.
 public struct ReducibleHistory: Hashable, Sendable {
     /// One revision of a history.

@@ -5,7 +5,7 @@ import ListAdapter
 /// - ``verify``: the history fails while some revision does not verify: its changes break a
 ///   validity rule for the previous snapshot, or applying them does not give its snapshot (the
 ///   check of ``ChangeLog/verify(_:progress:)``).
-/// - ``strict``: the history fails while ``UIKitStrictRenderer``, fed every revision's changes
+/// - ``strict``: the history fails while `UIKitStrictRenderer`, fed every revision's changes
 ///   from the empty snapshot, refuses some batch.
 /// - ``predicate(command:timeout:timeoutMeans:)``: the history fails while a shell command exits
 ///   non-zero when given the history as revision lines on its standard input.
@@ -15,7 +15,7 @@ import ListAdapter
 /// predecessor and the diff elsewhere; a predicate reads the diff everywhere, so its input is
 /// always consistent. The built-in oracles also require the failure to be of the same kind as on
 /// the whole history (the same ``VerificationFailure/Code-swift.struct`` or
-/// ``ListRuleViolationCode``), so that reduction does not slip to another failure.
+/// `ListRuleViolationCode`), so that reduction does not slip to another failure.
 public struct ReductionOracle: Sendable {
     /// What a predicate that runs past its timeout means.
     public enum TimeoutMeaning: String, Hashable, Sendable, CaseIterable {

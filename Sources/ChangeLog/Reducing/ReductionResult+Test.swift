@@ -6,7 +6,7 @@ extension ReductionResult {
     /// oracle.
     ///
     /// The test reads `history.jsonl` from its own directory (`#filePath`), replays it into
-    /// ``UIKitStrictRenderer`` (``ReductionOracle/strict``) or checks that each revision's changes
+    /// `UIKitStrictRenderer` (``ReductionOracle/strict``) or checks that each revision's changes
     /// take the previous snapshot to its snapshot (``ReductionOracle/verify``), and records an
     /// issue at the first failure: it fails as the original history did, until the bug is fixed.
     /// Comments give the original revision numbers and meta of each revision, and the failure.
