@@ -4,7 +4,7 @@ import ListAdapter
 ///
 /// - ``verify``: the history fails while some revision does not verify: its changes break a
 ///   validity rule for the previous snapshot, or applying them does not give its snapshot (the
-///   check of ``ChangeLog/verify(_:progress:)``).
+///   check of ``ChangeLog/ChangeLog/verify(_:progress:)``).
 /// - ``strict``: the history fails while `UIKitStrictRenderer`, fed every revision's changes
 ///   from the empty snapshot, refuses some batch.
 /// - ``predicate(command:timeout:timeoutMeans:)``: the history fails while a shell command exits
