@@ -8,7 +8,7 @@ import Foundation
 /// 1. For ``ReductionOracle/verify`` and ``ReductionOracle/strict``, the failing revision and the
 ///    one before it alone (a verification failure needs only its pair of snapshots), else every
 ///    revision up to the failing one.
-/// 2. Revisions, by ``DeltaDebugging``: dropping a revision makes the one before it go straight
+/// 2. Revisions, by Zeller and Hildebrandt's ddmin: dropping a revision makes the one before it go straight
 ///    to the one after it, with changes recomputed by the diff there.
 /// 3. Whole sections, then items, each removed from every snapshot at once; steps 2 and 3 repeat
 ///    until neither removes anything.
@@ -51,6 +51,8 @@ public struct HistoryReducer: Sendable {
 
     /// Creates a reducer.
     /// - Parameters:
+    ///   - history: the failing history to reduce.
+    ///   - oracle: what decides whether a candidate fails.
     ///   - jobs: the most oracle calls at the same time; at least 1.
     ///   - steps: the steps to take; every one by default.
     public init(

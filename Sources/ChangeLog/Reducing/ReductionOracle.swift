@@ -97,6 +97,7 @@ public struct ReductionOracle: Sendable {
     ///   - readsStoredChanges: whether the candidates keep stored changes where they can, as the
     ///     built-in oracles do, rather than carry the diff everywhere.
     ///   - allowsParallelCalls: whether `fails` may run for several candidates at the same time.
+    ///   - fails: whether a candidate history fails.
     public static func custom(
         name: String, readsStoredChanges: Bool = false, allowsParallelCalls: Bool = true,
         _ fails: @escaping @Sendable (ReducibleHistory) async -> Bool
