@@ -35,6 +35,17 @@ let package = Package(
             path: "Benchmarks/ChangeLogBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
         ),
+        .executableTarget(
+            name: "ReduceBenchmarks",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "ChangeLog", package: "ListChangeLog"),
+                .product(name: "ListAdapter", package: "ListChangeLog"),
+            ],
+            path: "Benchmarks/ReduceBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
         // The raw LMDB baseline: the root package keeps its CLMDB module to itself, so the
         // benchmarks declare their own system library over the same <lmdb.h>.
         .systemLibrary(
