@@ -47,6 +47,8 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
+        // The README's complete program; ReadmeProgramTests runs it and compares the README's copy.
+        .executableTarget(name: "TodoLog", dependencies: ["ChangeLog", "ListAdapter"], path: "Examples/TodoLog"),
         .executableTarget(
             name: "ChangeLogWorker", dependencies: ["ChangeLog", "ListAdapter", "CLMDB", "ChangeLogTestSupport"],
             path: "Tests/ChangeLogWorker"),

@@ -56,13 +56,12 @@ enum ReduceFixtures {
                 }
             }
             """)
-        var objects: [String] = []
-        for target in ["ChangeLog", "ListAdapter", "CFileWriteback"] {
-            let build = products.appendingPathComponent("\(target).build")
-            for name in try FileManager.default.contentsOfDirectory(atPath: build.path).sorted()
-            where name.hasSuffix(".o") {
-                objects.append(build.appendingPathComponent(name).path)
-            }
+        // The libraries' objects, as SwiftPM linked them into `replay` (without the tool's own,
+        // which hold its `main`): exactly the current ones, never a stale object of a deleted file.
+        let linked = try String(
+            contentsOf: products.appendingPathComponent("replay.product/Objects.LinkFileList"), encoding: .utf8)
+        let objects = linked.split(separator: "\n").map(String.init).filter {
+            !$0.isEmpty && !$0.contains("/replay.build/") && !$0.contains("/ArgumentParser")
         }
         let sources = packageRoot.appendingPathComponent("Sources")
         let executable = scratch.path("reduced-test")
@@ -75,6 +74,11 @@ enum ReduceFixtures {
                 "-I", sources.appendingPathComponent("CXXHash").path,
                 "-Xcc",
                 "-fmodule-map-file=" + products.appendingPathComponent("CFileWriteback.build/module.modulemap").path,
+                "-Xcc",
+                "-fmodule-map-file="
+                    + products.resolvingSymlinksInPath().deletingLastPathComponent()  // <scratch>/<triple>/debug
+                    .deletingLastPathComponent()
+                    .appendingPathComponent("checkouts/swift-system/Sources/CSystem/include/module.modulemap").path,
             ] + objects + ["-llmdb", "-lxxhash"], in: scratch.url)
         try #require(compile.status == 0, "ReducedTest.swift does not compile: \(compile)")
         return try run(executable, [], in: scratch.url)
