@@ -129,7 +129,7 @@ extension ListChanges: Codable where ItemID: Codable, Summary: Codable {
     }
 
     /// Encodes the interchange format's changes object with every key. The key order is the
-    /// encoder's own (`JSONEncoder` does not keep the format's): ``formatJSON()`` writes the
+    /// encoder's own (`JSONEncoder` does not keep the format's): ListFormat's `formatJSON()` writes the
     /// format's exact text.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)

@@ -16,9 +16,10 @@ public enum InterchangeFormat {
     /// The snapshot and `meta` of one import line: a snapshot line, or a revision line (its
     /// `snapshot` and `meta`). A line holding both `sections` and `snapshot` is refused.
     ///
-    /// - Parameter previous: the snapshot of the line before, whose strings the result shares
-    ///   where they hold the same bytes (consecutive lines share most of theirs); it changes
-    ///   nothing else.
+    /// - Parameters:
+    ///   - line: the line's bytes, without its newline.
+    ///   - previous: the snapshot of the line before, whose strings the result shares where they
+    ///     hold the same bytes (consecutive lines share most of theirs); it changes nothing else.
     /// - Complexity: O(*n*) for *n* bytes.
     public static func readImportLine(
         _ line: UnsafeBufferPointer<UInt8>, previous: ListSnapshot<String, String>? = nil

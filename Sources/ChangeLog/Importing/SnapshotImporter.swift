@@ -90,7 +90,7 @@ public struct SnapshotImporter: Sendable {
     }
 
     /// Decodes one line of an import file: a snapshot line, or a revision line of an export
-    /// (its `snapshot` and `meta`), read by ``ListFormat/InterchangeFormat/readImportLine(_:previous:)``.
+    /// (its `snapshot` and `meta`), read by `InterchangeFormat/readImportLine(_:previous:)` (ListFormat).
     ///
     /// - Throws: ``SnapshotImportError`` naming `lineNumber`, the column and the path of the
     ///   first problem in the line, and the problem: not JSON, a missing or mistyped field (with

@@ -2,7 +2,7 @@ import ListAdapter
 import ListFormat
 
 // The interchange format's revision line, read and written by ListFormat: a record converts to
-// and from its plain ``ListFormat/RevisionLine``.
+// and from its plain `RevisionLine` (ListFormat).
 
 extension RevisionRecord {
     /// The record of a revision line.
@@ -13,11 +13,11 @@ extension RevisionRecord {
     }
 
     /// Reads one revision line as `replay export` writes it
-    /// (``ListFormat/InterchangeFormat/readRevisionLine(_:)``): unknown keys are ignored, `meta`
+    /// (`InterchangeFormat/readRevisionLine(_:)` (ListFormat)): unknown keys are ignored, `meta`
     /// is optional, `time` is ISO 8601 UTC with optional fractional seconds (kept to the
     /// millisecond).
     ///
-    /// - Throws: ``ListFormat/FormatError`` naming the column and the path of the first problem.
+    /// - Throws: `FormatError` (ListFormat) naming the column and the path of the first problem.
     public init(jsonLine: some Collection<UInt8>) throws(FormatError) {
         self.init(try InterchangeFormat.readRevisionLine(jsonLine))
     }
