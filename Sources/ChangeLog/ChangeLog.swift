@@ -138,8 +138,9 @@ public final class ChangeLog: Sendable {
     /// - Throws: ``ChangeLogError`` with ``ChangeLogError/Code/logNotFound`` (no log at the path,
     ///   and ``Options/createIfMissing`` is false or ``Options/readOnly`` true),
     ///   ``ChangeLogError/Code/cannotOpen`` (not a directory, no permission, not a log, no space
-    ///   left for the log's files; or the log was deleted or replaced while another instance in
-    ///   this process still has it open),
+    ///   left for the log's files, a `data.mdb` or `lock.mdb` that is not a regular file, such as
+    ///   a FIFO, a device or a socket, which is refused before anything opens it; or the log was
+    ///   deleted or replaced while another instance in this process still has it open),
     ///   ``ChangeLogError/Code/incompatibleOptions`` (open in this process with another
     ///   durability, or for reading only where this open writes, or the other way round),
     ///   ``ChangeLogError/Code/unsupportedFormat``,
@@ -194,8 +195,9 @@ public final class ChangeLog: Sendable {
                 message: "cannot reach \(path) (\(PathStatus.describe(code))): check the directories on its path",
                 path: path)
         case .notDirectory, .emptyFile:
+            let what = SpecialFile.kind(ofFileAt: path).map { "\($0)" } ?? "a file"
             throw ChangeLogError(
-                code: .cannotOpen, message: "\(path) is a file; a log is a directory: pass the directory's path",
+                code: .cannotOpen, message: "\(path) is \(what); a log is a directory: pass the directory's path",
                 path: path)
         case .directory:
             guard !creates else { break }
@@ -258,6 +260,13 @@ public final class ChangeLog: Sendable {
     private static func openingFailure(
         _ error: LMDBError, path: String, configuration: LMDBEnvironment.Configuration
     ) -> ChangeLogError {
+        if error.code == ENODEV, let special = SpecialFile.first(inDirectory: path) {
+            return ChangeLogError(
+                code: .cannotOpen,
+                message: "cannot open the log at \(path): its \(special.name) is \(special.kind), not a regular file "
+                    + "as a log's files are; remove it, or pass the directory of a log",
+                path: path)
+        }
         let code: ChangeLogError.Code
         let message: String
         switch error.code {

@@ -48,8 +48,9 @@ extension LMDBEnvironment {
     /// closed again before the error is thrown.
     ///
     /// - Throws: ``LMDBError`` with an `errno` code when the directory is missing or unreadable
-    ///   (`ENOSPC` or `EDQUOT` when there is no space for the lock file), or LMDB's code when the
-    ///   files are not an LMDB environment.
+    ///   (`ENOSPC` or `EDQUOT` when there is no space for the lock file, `ENODEV` when `data.mdb`
+    ///   or `lock.mdb` is not a regular file: ``SpecialFile``), or LMDB's code when the files are
+    ///   not an LMDB environment.
     @available(*, noasync, message: "opening blocks on file locks; call it from a synchronous context")
     package static func open(directory: String, configuration: Configuration = Configuration()) throws(LMDBError)
         -> LMDBEnvironment
@@ -120,6 +121,8 @@ extension LMDBEnvironment {
     private static func create(path: String, configuration: Configuration, openFlags: UInt32) throws(LMDBError)
         -> LMDBEnvironment
     {
+        // A FIFO in place of a file would make LMDB's open wait forever (``SpecialFile``).
+        guard SpecialFile.first(inDirectory: path) == nil else { throw LMDBError(code: ENODEV) }
         if openFlags & UInt32(MDB_NOLOCK) == 0 {
             _ = try LockFileSpace.ensure(directory: path, maxReaders: configuration.maxReaders, mode: fileMode)
         }
