@@ -107,9 +107,6 @@ extension LMDBEnvironment {
         }
     }
 
-    /// The mode of the files LMDB creates, before the process's `umask`.
-    static let fileMode: mode_t = 0o644
-
     /// Creates, configures and opens an environment with `openFlags` (besides `MDB_NOTLS`),
     /// recording `configuration` as the one asked for.
     ///
@@ -117,17 +114,20 @@ extension LMDBEnvironment {
     /// blocks are allocated first (``LockFileSpace``): on a full file system, LMDB's writes
     /// into its map of the file would end the process with `SIGBUS`; this throws `ENOSPC`.
     /// A data file that this open was to create and that LMDB left incomplete is emptied again
-    /// (`IncompleteDataFile.discard(at:)`).
+    /// (`IncompleteDataFile.discard(at:)`). The files this open creates get the permission bits
+    /// of ``Configuration/fileMode`` exactly (``FileModes``).
     private static func create(path: String, configuration: Configuration, openFlags: UInt32) throws(LMDBError)
         -> LMDBEnvironment
     {
         // A FIFO in place of a file would make LMDB's open wait forever (``SpecialFile``).
         guard SpecialFile.first(inDirectory: path) == nil else { throw LMDBError(code: ENODEV) }
-        if openFlags & UInt32(MDB_NOLOCK) == 0 {
-            _ = try LockFileSpace.ensure(directory: path, maxReaders: configuration.maxReaders, mode: fileMode)
-        }
         let dataPath = path + "/data.mdb"
+        let lockPath = path + "/lock.mdb"
         let createsDataFile = [.missing, .emptyFile].contains(PathStatus(of: dataPath))
+        let modes = FileModes(configuration.fileMode, dataFile: dataPath, lockFile: lockPath)
+        if openFlags & UInt32(MDB_NOLOCK) == 0 {
+            _ = try LockFileSpace.ensure(directory: path, maxReaders: configuration.maxReaders, mode: modes.lockFile)
+        }
         var created: OpaquePointer?
         try LMDBError.check(mdb_env_create(&created))
         guard let handle = created else { throw LMDBError(code: ENOMEM) }
@@ -135,7 +135,8 @@ extension LMDBEnvironment {
             try LMDBError.check(mdb_env_set_maxdbs(handle, configuration.maxDatabases))
             try LMDBError.check(mdb_env_set_maxreaders(handle, configuration.maxReaders))
             try LMDBError.check(mdb_env_set_mapsize(handle, configuration.mapSize))
-            try LMDBError.check(mdb_env_open(handle, path, UInt32(MDB_NOTLS) | openFlags, fileMode))
+            try LMDBError.check(mdb_env_open(handle, path, UInt32(MDB_NOTLS) | openFlags, modes.dataFile))
+            modes.applyToCreatedFiles()
             var dead: Int32 = 0
             try LMDBError.check(mdb_reader_check(handle, &dead))
             guard let dataFile = FileIdentity(path: dataPath) else { throw LMDBError(code: errno) }
@@ -148,7 +149,7 @@ extension LMDBEnvironment {
         } catch {
             mdb_env_close(handle)
             if createsDataFile, openFlags & UInt32(MDB_RDONLY) == 0 {
-                IncompleteDataFile.discard(at: dataPath, lockFile: path + "/lock.mdb")
+                IncompleteDataFile.discard(at: dataPath, lockFile: lockPath)
             }
             throw error
         }

@@ -37,13 +37,23 @@ package final class LMDBEnvironment: Sendable {
         /// Extra `mdb_env_open` flags, such as `MDB_NOSYNC` or `MDB_NOMETASYNC`;
         /// `MDB_NOTLS` is always added.
         package var flags: UInt32
+        /// The permission bits of the `data.mdb` this open creates, given exactly, whatever the
+        /// process's `umask`; a `lock.mdb` it creates gets them (or those of the existing data
+        /// file) with write added wherever read is, since readers record themselves in it
+        /// (``FileModes``). Existing files keep theirs.
+        package var fileMode: mode_t
 
-        /// Creates a configuration.
-        package init(mapSize: Int = 64 << 20, maxDatabases: UInt32 = 8, maxReaders: UInt32 = 126, flags: UInt32 = 0) {
+        /// Creates a configuration; by default the files it creates are private to their owner
+        /// (0600).
+        package init(
+            mapSize: Int = 64 << 20, maxDatabases: UInt32 = 8, maxReaders: UInt32 = 126, flags: UInt32 = 0,
+            fileMode: mode_t = 0o600
+        ) {
             self.mapSize = mapSize
             self.maxDatabases = maxDatabases
             self.maxReaders = maxReaders
             self.flags = flags
+            self.fileMode = fileMode
         }
     }
 
