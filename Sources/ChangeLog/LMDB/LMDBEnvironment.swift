@@ -70,8 +70,20 @@ package final class LMDBEnvironment: Sendable {
         /// The number of reader slots in use.
         package var readers: Int
 
-        /// The bytes of the data file in use: `(lastPage + 1) * pageSize`.
-        package var usedBytes: Int { (lastPage + 1) * pageSize }
+        /// The bytes of the data file in use: `(lastPage + 1) * pageSize`, or 0 when that cannot
+        /// be (``checkedUsedBytes`` is `nil`).
+        package var usedBytes: Int { checkedUsedBytes ?? 0 }
+
+        /// The bytes of the data file in use, `(lastPage + 1) * pageSize`; `nil` when the meta
+        /// page's last page number makes that negative or larger than `Int` holds, which only
+        /// a damaged meta page does. Computed without trapping.
+        package var checkedUsedBytes: Int? {
+            guard lastPage >= -1, pageSize > 0 else { return nil }
+            let (pages, overflow) = lastPage.addingReportingOverflow(1)
+            guard !overflow else { return nil }
+            let (bytes, tooLarge) = pages.multipliedReportingOverflow(by: pageSize)
+            return tooLarge ? nil : bytes
+        }
     }
 
     /// The canonical path of the environment's directory.

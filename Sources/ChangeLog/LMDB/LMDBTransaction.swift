@@ -154,13 +154,30 @@ package struct LMDBTransaction: ~Copyable {
     }
 
     /// The entry and page counts of `database`.
+    ///
+    /// - Throws: `MDB_CORRUPTED` when the counts, read from the file, are negative or add up to
+    ///   more than `Int` holds: a damaged database record.
     package func statistics(of database: LMDBDatabase) throws(LMDBError) -> LMDBStatistics {
         var stat = MDB_stat()
         try LMDBError.check(mdb_stat(handle, database.handle, &stat))
-        return LMDBStatistics(
-            entries: stat.ms_entries,
-            pages: stat.ms_branch_pages + stat.ms_leaf_pages + stat.ms_overflow_pages,
-            pageSize: Int(stat.ms_psize))
+        let counts = [stat.ms_branch_pages, stat.ms_leaf_pages, stat.ms_overflow_pages]
+        guard stat.ms_entries >= 0, let pages = Self.checkedSum(counts) else {
+            throw LMDBError(code: MDB_CORRUPTED)
+        }
+        return LMDBStatistics(entries: stat.ms_entries, pages: pages, pageSize: Int(stat.ms_psize))
+    }
+
+    /// The sum of `counts` read from the file, or `nil` when one is negative or the sum is larger
+    /// than `Int` holds (only damage makes them so); never traps.
+    static func checkedSum(_ counts: some Sequence<Int>) -> Int? {
+        var sum = 0
+        for count in counts {
+            guard count >= 0 else { return nil }
+            let (next, overflow) = sum.addingReportingOverflow(count)
+            guard !overflow else { return nil }
+            sum = next
+        }
+        return sum
     }
 
     // MARK: - Reading
@@ -231,6 +248,9 @@ package struct LMDBTransaction: ~Copyable {
     /// data, which later write transactions reuse before they grow the file (as `mdb_stat -f`
     /// counts them).
     ///
+    /// - Throws: `MDB_CORRUPTED` when a record's length word is negative or larger than the
+    ///   page numbers its value holds, or the lengths add up to more than `Int` holds: a damaged
+    ///   free list, whose figures are read from the file and never trusted in arithmetic.
     /// - Complexity: O(*f*), where *f* counts the free list's records.
     package func freePageCount() throws -> Int {
         // The free list is database 0: each record's value is a list of page numbers, its
@@ -239,13 +259,25 @@ package struct LMDBTransaction: ~Copyable {
             var pages = 0
             var more = try cursor.move(to: .first)
             while more {
-                pages += try cursor.withCurrent { _, value in
-                    value.count >= MemoryLayout<Int>.size ? value.loadUnaligned(as: Int.self) : 0
+                let length = try cursor.withCurrent { _, value in Self.freeListLength(of: value) }
+                guard let length, let sum = Self.checkedSum([pages, length]) else {
+                    throw LMDBError(code: MDB_CORRUPTED)
                 }
+                pages = sum
                 more = try cursor.move(to: .next)
             }
             return pages
         }
+    }
+
+    /// The length word of a free-list record's `value`, when it is one a record can hold: from
+    /// 0 to the number of page numbers after it. `nil` otherwise (a damaged record).
+    static func freeListLength(of value: UnsafeRawBufferPointer) -> Int? {
+        let word = MemoryLayout<Int>.size
+        guard value.count >= word else { return nil }
+        let length = value.loadUnaligned(as: Int.self)
+        guard length >= 0, length <= value.count / word - 1 else { return nil }
+        return length
     }
 
     /// Opens a cursor over `database`, lends it to `body`, and closes it before returning.
