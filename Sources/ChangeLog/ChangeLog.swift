@@ -310,6 +310,12 @@ public final class ChangeLog: Sendable {
             message =
                 "cannot open the log at \(path): its data file is damaged, or shorter than the pages its header says "
                 + "are in use (a partial copy, a disk that filled up while copying); restore the log from a backup"
+        case MDB_INVALID, MDB_VERSION_MISMATCH:
+            code = .cannotOpen
+            message =
+                "cannot open the log at \(path): its data.mdb is not an LMDB data file this library reads (its header "
+                + "is damaged, or it is another kind of file); restore the log from a backup, or pass the directory "
+                + "of a log"
         case EPERM where configuration.flags & UInt32(MDB_RDONLY) == 0,
             EROFS where configuration.flags & UInt32(MDB_RDONLY) == 0:
             code = .cannotOpen

@@ -121,6 +121,8 @@ extension LMDBEnvironment {
     {
         // A FIFO in place of a file would make LMDB's open wait forever (``SpecialFile``).
         guard SpecialFile.first(inDirectory: path) == nil else { throw LMDBError(code: ENODEV) }
+        // A meta page naming impossible pages would make LMDB abort, or map past the file (``MetaPage``).
+        try MetaPage.check(dataFileAt: path + "/data.mdb")
         let dataPath = path + "/data.mdb"
         let lockPath = path + "/lock.mdb"
         let createsDataFile = [.missing, .emptyFile].contains(PathStatus(of: dataPath))

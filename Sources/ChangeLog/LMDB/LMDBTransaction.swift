@@ -79,6 +79,7 @@ package struct LMDBTransaction: ~Copyable {
                 do throws(LMDBError) {
                     try LMDBEnvironment.checkDataFileLength(
                         of: environment.handle, pageSize: environment.pageSize, lengthBefore: lengthBefore)
+                    try MetaPage.check(transaction: transaction, of: environment.handle, readOnly: readOnly)
                 } catch {
                     mdb_txn_abort(transaction)
                     environment.gate.leave()
@@ -150,7 +151,35 @@ package struct LMDBTransaction: ~Copyable {
             result = mdb_dbi_open(handle, nil, flags, &dbi)
         }
         try LMDBError.check(result)
-        return LMDBDatabase(handle: dbi)
+        let database = LMDBDatabase(handle: dbi)
+        if let name {
+            try checkRecord(of: name)
+        }
+        return database
+    }
+
+    /// Throws `MDB_CORRUPTED` when the record of the named database `name` in the main
+    /// database (its root page and depth, which LMDB reads from there whenever a transaction
+    /// first uses it) names impossible pages, as ``MetaPage`` refuses for the meta page's two
+    /// databases: LMDB would abort on a root of 0 or 1.
+    private func checkRecord(of name: String) throws(LMDBError) {
+        var info = MDB_envinfo()
+        try LMDBError.check(mdb_env_info(environment.takeUnretainedValue().handle, &info))
+        let lastPage = UInt64(truncatingIfNeeded: info.me_last_pgno)
+        // The main database is LMDB's database 1 (`MAIN_DBI`).
+        let main = LMDBDatabase(handle: 1)
+        var value = MDB_val()
+        let result = Array(name.utf8).withUnsafeBytes { key in
+            var key = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+            return mdb_get(handle, main.handle, &key, &value)
+        }
+        // A database this transaction created has no record yet.
+        if result == MDB_NOTFOUND { return }
+        try LMDBError.check(result)
+        let bytes = try environment.takeUnretainedValue().mapBounds.lent(value)
+        guard bytes.count == MetaPage.DatabaseRecord.size,
+            MetaPage.DatabaseRecord(bytes, at: 0).damage(lastPage: lastPage) == nil
+        else { throw LMDBError(code: MDB_CORRUPTED) }
     }
 
     /// The entry and page counts of `database`.
