@@ -116,7 +116,7 @@ extension ChangeLogError {
             advice = "every LMDB reader slot is taken; end idle reads or subscriptions, or raise Options.maxReaders"
         case .mapFull:
             advice = "the memory map could not grow; free disk or address space"
-        case LMDBError(code: MDB_CORRUPTED):
+        case LMDBError(code: MDB_CORRUPTED), LMDBError(code: MDB_PAGE_NOTFOUND):
             advice = "its data file is damaged, or was cut short behind its back; restore the log from a backup"
         default:
             advice = "check the disk (space, permissions, health) and retry"
