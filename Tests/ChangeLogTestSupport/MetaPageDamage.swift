@@ -27,6 +27,8 @@ package enum MetaPageDamage: String, CaseIterable, Sendable, CustomStringConvert
     case lastPageLargest
     /// A page size that is not a power of two.
     case oddPageSize
+    /// A page size of 0 in the first meta page, whichever is newer: LMDB divided by it.
+    case firstPageSizeZero
 
     package var description: String { rawValue }
 
@@ -56,6 +58,7 @@ package enum MetaPageDamage: String, CaseIterable, Sendable, CustomStringConvert
         case .lastPageHuge: store(1 << 40, at: lastPage)
         case .lastPageLargest: store(UInt64.max - 1, at: lastPage)
         case .oddPageSize: store(3_000, at: free, bytes: 4)
+        case .firstPageSizeZero: store(0, at: 40, bytes: 4)
         }
         let file = try FileHandle(forWritingTo: url)
         defer { try? file.close() }

@@ -160,8 +160,9 @@ package struct LMDBTransaction: ~Copyable {
 
     /// Throws `MDB_CORRUPTED` when the record of the named database `name` in the main
     /// database (its root page and depth, which LMDB reads from there whenever a transaction
-    /// first uses it) names impossible pages, as ``MetaPage`` refuses for the meta page's two
-    /// databases: LMDB would abort on a root of 0 or 1.
+    /// first uses it) names impossible pages, or a root that is no B-tree page (``RootPage``),
+    /// as ``MetaPage`` refuses for the meta page's two databases: LMDB would abort on a root of
+    /// 0 or 1, or follow a wild pointer.
     private func checkRecord(of name: String) throws(LMDBError) {
         var info = MDB_envinfo()
         try LMDBError.check(mdb_env_info(environment.takeUnretainedValue().handle, &info))
@@ -176,10 +177,16 @@ package struct LMDBTransaction: ~Copyable {
         // A database this transaction created has no record yet.
         if result == MDB_NOTFOUND { return }
         try LMDBError.check(result)
-        let bytes = try environment.takeUnretainedValue().mapBounds.lent(value)
-        guard bytes.count == MetaPage.DatabaseRecord.size,
-            MetaPage.DatabaseRecord(bytes, at: 0).damage(lastPage: lastPage) == nil
-        else { throw LMDBError(code: MDB_CORRUPTED) }
+        let environment = environment.takeUnretainedValue()
+        let bytes = try environment.mapBounds.lent(value)
+        guard bytes.count == MetaPage.DatabaseRecord.size else { throw LMDBError(code: MDB_CORRUPTED) }
+        let record = MetaPage.DatabaseRecord(bytes, at: 0)
+        guard record.damage(lastPage: lastPage) == nil else { throw LMDBError(code: MDB_CORRUPTED) }
+        var descriptor: mdb_filehandle_t = -1
+        guard mdb_env_get_fd(environment.handle, &descriptor) == MDB_SUCCESS else { return }
+        guard RootPage.damage(of: record, descriptor: descriptor, pageSize: environment.pageSize) == nil else {
+            throw LMDBError(code: MDB_CORRUPTED)
+        }
     }
 
     /// The entry and page counts of `database`.

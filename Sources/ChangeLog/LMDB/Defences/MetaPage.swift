@@ -93,7 +93,7 @@ struct MetaPage: Equatable {
     /// pages or past the file's end, a root or depth of either database that cannot be
     /// (``DatabaseRecord/damage(lastPage:)``). Computed without trapping, whatever the bytes.
     func damage(fileLength: Int) -> String? {
-        guard (512...65_536).contains(pageSize), pageSize.nonzeroBitCount == 1 else {
+        guard Self.isPossible(pageSize: pageSize) else {
             return "a page size of \(pageSize) bytes"
         }
         guard lastPage >= 1 else { return "a last page of \(lastPage), which is a meta page" }
@@ -105,6 +105,11 @@ struct MetaPage: Equatable {
         if let damage = free.damage(lastPage: lastPage) { return "a free-page database with \(damage)" }
         if let damage = main.damage(lastPage: lastPage) { return "a main database with \(damage)" }
         return nil
+    }
+
+    /// Whether `pageSize` can be an environment's: a power of two from 512 bytes to 64 KB.
+    static func isPossible(pageSize: UInt32) -> Bool {
+        (512...65_536).contains(pageSize) && pageSize.nonzeroBitCount == 1
     }
 
     /// The two meta pages of the data file open as `descriptor`, read with `pread` as LMDB reads
@@ -137,8 +142,10 @@ struct MetaPage: Equatable {
 
 extension MetaPage {
     /// Throws `MDB_CORRUPTED` when the newer meta page of the data file at `path` names
-    /// impossible pages (``damage(fileLength:)``): called before LMDB opens the file, which
-    /// would abort on a root of 0 or 1, or size its map after a last page past the file's end.
+    /// impossible pages (``damage(fileLength:)``), or a root that is no B-tree page
+    /// (``RootPage``): called before LMDB opens the file, which would abort on a root of 0 or 1,
+    /// size its map after a last page past the file's end, or read a page of something else as
+    /// its root.
     ///
     /// The file is opened for reading without blocking and only examined when it is a regular
     /// file. A file that is missing, unreadable, empty, or without two meta pages is left to
@@ -151,10 +158,28 @@ extension MetaPage {
         defer { close(descriptor) }
         var information = stat()
         guard fstat(descriptor, &information) == 0, information.st_mode & S_IFMT == S_IFREG else { return }
-        guard let meta = newer(of: read(descriptor: descriptor)) else { return }
-        guard fstat(descriptor, &information) == 0 else { return }
-        if meta.damage(fileLength: Int(information.st_size)) != nil {
-            throw LMDBError(code: MDB_CORRUPTED)
+        // Other processes may commit meanwhile: a root page read after two of their commits
+        // may have been freed and reused. A root that looks wrong is refused only when the meta
+        // page is still the one it was read from; after a few changing meta pages the check is
+        // left to each transaction's.
+        for _ in 0..<4 {
+            let pages = read(descriptor: descriptor)
+            // LMDB reads the second meta page at the first one's page size, and divides by it.
+            if let first = pages.0, !isPossible(pageSize: first.pageSize) { throw LMDBError(code: MDB_CORRUPTED) }
+            guard let meta = newer(of: pages) else { return }
+            guard fstat(descriptor, &information) == 0 else { return }
+            if meta.damage(fileLength: Int(information.st_size)) != nil {
+                throw LMDBError(code: MDB_CORRUPTED)
+            }
+            let roots = [meta.free, meta.main]
+            guard
+                roots.contains(where: {
+                    RootPage.damage(of: $0, descriptor: descriptor, pageSize: Int(meta.pageSize)) != nil
+                })
+            else { return }
+            if newer(of: read(descriptor: descriptor))?.transactionID == meta.transactionID {
+                throw LMDBError(code: MDB_CORRUPTED)
+            }
         }
     }
 
