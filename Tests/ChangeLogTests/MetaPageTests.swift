@@ -53,6 +53,11 @@ struct MetaPageTests {
             let log = try ChangeLog(path: path, options: .init(readOnly: true))
             #expect(try log.latestRevision == 3)
             try MetaPageDamage.mainRootZero.apply(toLogAt: path)
+            // File systems stamp writes with a coarse clock (a few milliseconds): a write in the
+            // same tick as the last check leaves the modification time as it was. Stamp it later,
+            // as any write a tick after the log's last commit does.
+            let later = Date().addingTimeInterval(5)
+            try FileManager.default.setAttributes([.modificationDate: later], ofItemAtPath: path + "/data.mdb")
             let error = #expect(throws: ChangeLogError.self) { _ = try log.snapshot(at: 1) }
             #expect(error?.reportsDamage == true, "\(String(describing: error))")
             #expect(error?.message.contains("its data file is damaged") == true, "\(String(describing: error))")

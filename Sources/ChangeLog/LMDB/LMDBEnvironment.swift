@@ -117,6 +117,8 @@ package final class LMDBEnvironment: Sendable {
     /// concurrent transactions of one process: two instances of one log opening at once on two
     /// threads made a later commit fail with `MDB_BAD_DBI`.
     private let databaseOpening = Mutex(())
+    /// The meta page transactions last found sound (``checkMetaPage(of:readOnly:fileModified:)``).
+    let checkedMetaPage = Mutex<CheckedMetaPage?>(nil)
 
     /// Wraps an opened handle; ``open(directory:configuration:)`` is the way to an environment.
     init(

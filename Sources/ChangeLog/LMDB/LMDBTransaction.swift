@@ -65,7 +65,8 @@ package struct LMDBTransaction: ~Copyable {
             environment.gate.enter()
             // `mdb_txn_begin` reads the meta pages through the map: a file cut shorter than them
             // would crash it with `SIGBUS`.
-            let lengthBefore = LMDBEnvironment.dataFileLength(of: environment.handle)
+            let fileBefore = LMDBEnvironment.dataFileStatus(of: environment.handle)
+            let lengthBefore = fileBefore?.length
             do throws(LMDBError) {
                 try environment.checkMapped()
                 guard LMDBEnvironment.holdsMetaPages(length: lengthBefore, pageSize: environment.pageSize)
@@ -79,7 +80,8 @@ package struct LMDBTransaction: ~Copyable {
                 do throws(LMDBError) {
                     try LMDBEnvironment.checkDataFileLength(
                         of: environment.handle, pageSize: environment.pageSize, lengthBefore: lengthBefore)
-                    try MetaPage.check(transaction: transaction, of: environment.handle, readOnly: readOnly)
+                    try environment.checkMetaPage(
+                        of: transaction, readOnly: readOnly, fileModified: fileBefore?.modified)
                 } catch {
                     mdb_txn_abort(transaction)
                     environment.gate.leave()

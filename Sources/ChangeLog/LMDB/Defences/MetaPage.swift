@@ -191,18 +191,62 @@ extension MetaPage {
     /// commits of other processes came between), nothing is refused. Its last page is checked
     /// against the file's length by ``LMDBEnvironment/checkDataFileLength(of:pageSize:lengthBefore:)``.
     ///
-    /// - Complexity: two `pread` calls of 152 bytes.
-    static func check(transaction: OpaquePointer, of handle: OpaquePointer, readOnly: Bool) throws(LMDBError) {
+    /// - Complexity: one `pread` of a page and a meta page's 152 bytes, into a buffer on the
+    ///   stack.
+    static func check(transaction: OpaquePointer, of handle: OpaquePointer, pageSize: Int, readOnly: Bool)
+        throws(LMDBError)
+    {
         var descriptor: mdb_filehandle_t = -1
-        guard mdb_env_get_fd(handle, &descriptor) == MDB_SUCCESS else { return }
+        guard pageSize >= size, mdb_env_get_fd(handle, &descriptor) == MDB_SUCCESS else { return }
         let identifier = UInt64(truncatingIfNeeded: mdb_txn_id(transaction))
         let wanted = readOnly ? identifier : identifier &- 1
-        let pages = read(descriptor: descriptor)
-        guard let meta = [pages.0, pages.1].compactMap({ $0 }).first(where: { $0.transactionID == wanted }) else {
+        let damaged = withUnsafeTemporaryAllocation(byteCount: pageSize + size, alignment: 8) { buffer -> Bool in
+            guard pread(descriptor, buffer.baseAddress, buffer.count, 0) == buffer.count else { return false }
+            let bytes = UnsafeRawBufferPointer(buffer)
+            let pages = [
+                MetaPage(UnsafeRawBufferPointer(rebasing: bytes[..<size])),
+                MetaPage(UnsafeRawBufferPointer(rebasing: bytes[pageSize...])),
+            ]
+            guard let meta = pages.compactMap({ $0 }).first(where: { $0.transactionID == wanted }) else {
+                return false
+            }
+            return meta.damage(fileLength: .max) != nil
+        }
+        if damaged { throw LMDBError(code: MDB_CORRUPTED) }
+    }
+}
+
+extension LMDBEnvironment {
+    /// Runs ``MetaPage/check(transaction:of:pageSize:readOnly:)`` for `transaction`, unless the
+    /// meta page it began from was checked already and the data file has not been written
+    /// since (its modification time `fileModified`, read before the transaction began, is
+    /// the one of that check): most transactions begin from the meta page the one before them
+    /// did, and a `pread` per transaction cost about a third of the shortest read. A commit
+    /// changes the transaction ID, and a write to the file behind LMDB's back its modification
+    /// time, so neither skips the check; but file systems stamp writes with a coarse clock, so
+    /// a write within a few milliseconds of the last check's may go unnoticed until the next
+    /// commit or write. `nil` (unknown) never skips it.
+    func checkMetaPage(of transaction: OpaquePointer, readOnly: Bool, fileModified: Int?) throws(LMDBError) {
+        let identifier = UInt64(truncatingIfNeeded: mdb_txn_id(transaction))
+        let metaTransaction = readOnly ? identifier : identifier &- 1
+        if let fileModified, checkedMetaPage.withLock({ $0 }) == CheckedMetaPage(metaTransaction, fileModified) {
             return
         }
-        if meta.damage(fileLength: .max) != nil {
-            throw LMDBError(code: MDB_CORRUPTED)
+        try MetaPage.check(transaction: transaction, of: handle, pageSize: pageSize, readOnly: readOnly)
+        if let fileModified {
+            checkedMetaPage.withLock { $0 = CheckedMetaPage(metaTransaction, fileModified) }
         }
+    }
+}
+
+/// The meta page ``LMDBEnvironment/checkMetaPage(of:readOnly:fileModified:)`` last found
+/// sound: its transaction ID, and the data file's modification time before it was read.
+struct CheckedMetaPage: Equatable {
+    var transactionID: UInt64
+    var fileModified: Int
+
+    init(_ transactionID: UInt64, _ fileModified: Int) {
+        self.transactionID = transactionID
+        self.fileModified = fileModified
     }
 }
