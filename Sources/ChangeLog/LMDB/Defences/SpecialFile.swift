@@ -22,10 +22,15 @@
 package struct SpecialFile: Hashable, Sendable {
     /// What the file is instead of a regular file.
     package enum Kind: Hashable, Sendable {
+        /// A FIFO (named pipe): opening it for reading waits for a writer.
         case fifo
+        /// A character device, such as `/dev/zero`.
         case characterDevice
+        /// A block device, such as a disk.
         case blockDevice
+        /// A Unix-domain socket.
         case socket
+        /// A directory.
         case directory
         /// Any other type `stat` may report.
         case other
