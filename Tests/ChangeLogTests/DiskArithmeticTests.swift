@@ -86,6 +86,24 @@ struct DiskArithmeticTests {
         }
     }
 
+    @Test("a chunk key damaged to one below the largest number leaves no identifiers for an append's chunks")
+    func chunkIdentifiersRunOut() async throws {
+        try await withTemporaryDirectory { path in
+            do {
+                let log = try ChangeLog(path: path)
+                _ = try await log.append(try makeSnapshot(sections: 1, itemsPerSection: 2))
+            }
+            try Self.put(key: UInt64.max - 1, value: [1, 2, 3], database: "chunks", inLogAt: path)
+            let log = try ChangeLog(path: path)
+            let error = await #expect(throws: ChangeLogError.self) {
+                _ = try await log.append(try makeSnapshot(sections: 3, itemsPerSection: 4, version: 1))
+            }
+            #expect(error?.code == .malformedRecord, "\(String(describing: error))")
+            #expect(error?.message.contains("chunk key that reads 18446744073709551614") == true)
+            #expect(try log.latestRevision == 1)
+        }
+    }
+
     /// Writes `length` over the length word of the first record of the free list of the log at
     /// `path`, in the file behind LMDB's back: every copy of the record's bytes, as LMDB read
     /// them, gets it (older copies in free pages do not matter).

@@ -284,6 +284,14 @@ struct LogStore: Sendable {
             revision += 1
             // Chunks first: a caller computing this entry's changes in advance gets the time.
             let stored = planner.store(entry.snapshot, reusing: current)
+            guard !planner.ranOutOfIdentifiers else {
+                throw ChangeLogError(
+                    code: .malformedRecord,
+                    message: "the log at \(path) holds a chunk key that reads \(nextChunkID - 1), after which the "
+                        + "chunks of revision \(revision) cannot be numbered: a key was damaged, or changed behind the "
+                        + "log's back; restore the log from a backup",
+                    revision: revision, path: path)
+            }
             let changes: LogChanges
             if let given = entry.changes {
                 if entry.verifiesChanges {
