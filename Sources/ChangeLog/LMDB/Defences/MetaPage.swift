@@ -221,7 +221,7 @@ extension LMDBEnvironment {
     /// meta page it began from was checked already and the data file has not been written
     /// since (its modification time `fileModified`, read before the transaction began, is
     /// the one of that check): most transactions begin from the meta page the one before them
-    /// did, and a `pread` per transaction cost about a third of the shortest read. A commit
+    /// did, and a `pread` at every one would slow the shortest reads noticeably. A commit
     /// changes the transaction ID, and a write to the file behind LMDB's back its modification
     /// time, so neither skips the check; but file systems stamp writes with a coarse clock, so
     /// a write within a few milliseconds of the last check's may go unnoticed until the next
