@@ -18,7 +18,8 @@ struct ImportCommand: AsyncParsableCommand {
             or mistyped field, a duplicate title or id, a key it reads named twice in one object) stops \
             the import with an error naming the line, and nothing of the file is appended, \
             unless --skip-invalid is given. The lines are then appended in one transaction, or \
-            with --commit-every N in one per N lines. Creates the log when it does not exist.
+            with --commit-every N in one per N lines. Creates the log when it does not exist, \
+            private to the user (files 0600 in a 0700 directory) unless --mode says otherwise.
 
             Interrupted (SIGINT or SIGTERM), an import stops once the lines it is decoding \
             are done (up to 256 lines at a time), or abandons the transaction it is preparing \
@@ -45,6 +46,8 @@ struct ImportCommand: AsyncParsableCommand {
 
     @OptionGroup var logOptions: LogOptions
 
+    @OptionGroup var modeOption: FileModeOption
+
     @Option(
         help: ArgumentHelp(
             "Commit every N lines, so an import interrupted while appending keeps a gap-free prefix.",
@@ -66,8 +69,9 @@ struct ImportCommand: AsyncParsableCommand {
             // refused before that leaves no log behind, and never removes one (another process
             // may be importing into the same new path at the same time).
             let logOptions = logOptions
+            let fileMode = modeOption.fileMode
             let importer = SnapshotImporter(options: .init(commitEvery: commitEvery, skipInvalid: skipInvalid)) {
-                try logOptions.openOrCreate()
+                try logOptions.openOrCreate(fileMode: fileMode)
             }
             var progress = Progress("importing lines")
             let report: SnapshotImporter.Report

@@ -65,8 +65,11 @@ enum DataFileReserve {
         guard pageSize > 0, fstat(descriptor, &information) == 0 else { return .unchanged }
         let size = Int(information.st_size)
         let ahead = target(usedBytes: usedBytes)
-        guard size != unlessSize, size < usedBytes + ahead / 2 else { return .unchanged }
-        let end = min(mapSize, fileSizeLimit(), (usedBytes + ahead + pageSize - 1) / pageSize * pageSize)
+        // `usedBytes` comes from the meta page: a damaged one may name a size near `Int.max`,
+        // which the sums below must not trap on.
+        let (beyond, overflow) = usedBytes.addingReportingOverflow(ahead + pageSize - 1)
+        guard !overflow, usedBytes >= 0, size != unlessSize, size < usedBytes + ahead / 2 else { return .unchanged }
+        let end = min(mapSize, fileSizeLimit(), beyond / pageSize * pageSize)
         guard end > size else { return .unchanged }
         var offset = size
         let written = zeros.withUnsafeBytes { zeros in
