@@ -1,4 +1,5 @@
 import ListAdapter
+import ListFormat
 
 /// An annotated snapshot as bytes: `String`'s `==` is canonical equivalence, under which "é" and
 /// "e" + U+0301 are one string; these compare every title, id, summary, meta key and meta value

@@ -1,3 +1,5 @@
+import ListAdapter
+
 // The interchange format's snapshot JSON: {"sections": [{"title": ..., "items": [{"id": ..., "summary": ...}]}]}.
 // Decoding ignores unknown keys. A key named twice in one object is up to the decoder:
 // Foundation's JSONDecoder keeps one of the values without a word. ChangeLog's
@@ -60,22 +62,6 @@ extension ListSnapshot: Codable where ItemID: Codable, Summary: Codable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(sections, forKey: .sections)
-    }
-}
-
-/// A snapshot with its optional string annotations: one line of a `replay import` file.
-///
-/// JSON: `{"meta": {"commit": "3f2a9c"}, "sections": [...]}`, `meta` optional.
-public struct AnnotatedSnapshot<ItemID: Hashable & Sendable, Summary: Hashable & Sendable>: Hashable, Sendable {
-    /// Free annotations kept with the revision (a commit, a request id, a reason).
-    public var meta: [String: String]
-    /// The snapshot.
-    public var snapshot: ListSnapshot<ItemID, Summary>
-
-    /// Creates an annotated snapshot.
-    public init(meta: [String: String] = [:], snapshot: ListSnapshot<ItemID, Summary>) {
-        self.meta = meta
-        self.snapshot = snapshot
     }
 }
 

@@ -1,3 +1,5 @@
+import ListAdapter
+
 // The interchange format's changes JSON:
 // {"sections": {"deleted": [...], "inserted": [...], "moved": [...]},
 //  "items": {"deleted": [...], "inserted": [...], "moved": [...], "updated": [...]}}
