@@ -14,8 +14,8 @@ import Synchronization
 /// to follow (``ChangesInAdvance``).
 ///
 /// Each request keeps its own outcome (its revisions, or its own error such as a conflict). The
-/// writer resumes every caller of a transaction itself, once the commit returned, so each gets
-/// the durability of the log's mode. A retention request runs alone in its own transaction.
+/// writer resumes every caller of a transaction itself, none through another, once the commit
+/// returned, so each gets the durability of the log's mode. A retention request runs alone in its own transaction.
 final class LogWriter: Sendable {
     /// What an append's caller resumes with: its revisions, or its own error.
     typealias Outcome = Result<[AppendedRevision], ChangeLogError>
@@ -214,12 +214,29 @@ final class LogWriter: Sendable {
     /// Resumes the callers of a transaction, `jobs`, each with its outcome. The callers still
     /// diffing their entries stop first (``ChangesInAdvance/abandon()``): a caller's task goes on
     /// only once its diffs return.
+    ///
+    /// The writer resumes every caller itself, in one job it hands to the global executor; a lone
+    /// caller it resumes from its queue. Resuming a caller wakes a thread of the executor: from
+    /// the writer's queue that is a system call for each caller (and, where the thread's
+    /// processor is idle, an interprocessor interrupt), which the writer would pay before it
+    /// could take the next requests. From a thread of the executor, the callers queue behind one
+    /// another and its threads take them without being woken again. Benchmarks/GROUP-COMMIT.md
+    /// has the measurements.
     private func resume(_ jobs: [AppendJob], with outcomes: [Outcome]) {
         for job in jobs {
             job.changesInAdvance?.abandon()
         }
-        for (job, outcome) in zip(jobs, outcomes) {
-            job.continuation.resume(returning: outcome)
+        let resumptions = Array(zip(jobs.map(\.continuation), outcomes))
+        guard resumptions.count > 1 else {
+            for (continuation, outcome) in resumptions {
+                continuation.resume(returning: outcome)
+            }
+            return
+        }
+        Task.detached {
+            for (continuation, outcome) in resumptions {
+                continuation.resume(returning: outcome)
+            }
         }
     }
 
