@@ -15,13 +15,15 @@
 /// transaction of its own, in its place in the queue.
 ///
 /// The one wait, before a transaction begins (``nextStep(now:)``): after an append transaction
-/// that served *g* > 1 requests, the writer waits until *g* appends are pending, or until a
-/// quarter of that transaction's commit has passed since the commit ended (``longestGroupWait``
+/// that served *g* > 1 requests, the writer waits until *g* appends are pending, or until as
+/// long as that transaction's commit took has passed since the commit ended (``longestGroupWait``
 /// at most), whichever comes first; then it begins the transaction with what is pending, or
 /// gives its queue up when nothing is. Callers resumed together come back together, and one
 /// flush for all of them costs less than one each (PostgreSQL's `commit_delay` rests on the
-/// same idea). A lone appender (*g* = 1), a drop at the front of the queue, and the writer
-/// after a failed transaction never wait.
+/// same idea). The deadline only bounds the wait when a caller does not come back: a group
+/// normally fills well before it, and a shorter one split groups whose last callers were late
+/// (Benchmarks/GROUP-COMMIT.md). A lone appender (*g* = 1), a drop at the front of the queue,
+/// and the writer after a failed transaction never wait.
 struct LogWriterState<Append, Drop> {
     /// A request waiting for its transaction.
     enum Request {
@@ -179,7 +181,7 @@ struct LogWriterState<Append, Drop> {
         self.latest = latest
         commits += 1
         lastGroupSize = groupSize
-        groupDeadline = groupSize > 1 ? now + min(commitNanoseconds / 4, Self.longestGroupWait) : nil
+        groupDeadline = groupSize > 1 ? now + min(commitNanoseconds, Self.longestGroupWait) : nil
     }
 
     /// Records an append transaction that failed: nothing of it is stored, and what the writer
