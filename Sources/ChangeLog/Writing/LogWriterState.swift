@@ -20,10 +20,12 @@
 /// at most), whichever comes first; then it begins the transaction with what is pending, or
 /// gives its queue up when nothing is. Callers resumed together come back together, and one
 /// flush for all of them costs less than one each (PostgreSQL's `commit_delay` rests on the
-/// same idea). The deadline only bounds the wait when a caller does not come back: a group
-/// normally fills well before it, and a shorter one split groups whose last callers were late
-/// (Benchmarks/GROUP-COMMIT.md). A lone appender (*g* = 1), a drop at the front of the queue,
-/// and the writer after a failed transaction never wait.
+/// same idea). Why the commit's length: a group that begins without its late callers leaves
+/// them a commit of their own, so a wait as long as a commit balances the cost of waiting
+/// against the cost of splitting (the ski-rental rule); a full group ends the wait at once, so
+/// the deadline only matters when a caller does not come back (Benchmarks/GROUP-COMMIT.md has
+/// the measurements). A lone appender (*g* = 1), a drop at the front of the queue, and the
+/// writer after a failed transaction never wait.
 struct LogWriterState<Append, Drop> {
     /// A request waiting for its transaction.
     enum Request {
@@ -67,8 +69,9 @@ struct LogWriterState<Append, Drop> {
     /// Requests that arrive while a transaction is being built join it, up to this many entries
     /// in all.
     static var joiningEntriesLimit: Int { 256 }
-    /// The longest the writer waits for a group to fill, in nanoseconds.
-    static var longestGroupWait: UInt64 { 500_000 }
+    /// The longest the writer waits for a group to fill, in nanoseconds: a bound for a disk that
+    /// stalls, far above any commit of a healthy one.
+    static var longestGroupWait: UInt64 { 10_000_000 }
 
     /// The requests waiting for a transaction, in order.
     private(set) var pending: [Request] = []
