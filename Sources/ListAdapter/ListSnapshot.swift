@@ -83,9 +83,21 @@ public struct ListSnapshot<ItemID: Hashable & Sendable, Summary: Hashable & Send
     /// The snapshot with no sections.
     @inlinable
     public init() {
-        sections = []
-        pathsByID = [:]
-        offsetsByTitle = [:]
+        self.init(uncheckedSections: [], pathsByID: [:], offsetsByTitle: [:])
+        _checkInvariants()
+    }
+
+    /// A snapshot of `sections` with the given index, taken as it is: the caller vouches that
+    /// the index describes the sections (the invariants that ``_checkInvariants()`` checks).
+    /// Every other initializer ends here, then checks the invariants in debug builds.
+    @inlinable
+    init(
+        uncheckedSections sections: [Section], pathsByID: [LiteralKey<ItemID>: ItemPath],
+        offsetsByTitle: [LiteralKey<String>: Int]
+    ) {
+        self.sections = sections
+        self.pathsByID = pathsByID
+        self.offsetsByTitle = offsetsByTitle
     }
 
     /// Builds a snapshot from sections, checking that titles and identifiers are unique.
@@ -115,9 +127,8 @@ public struct ListSnapshot<ItemID: Hashable & Sendable, Summary: Hashable & Send
                 }
             }
         }
-        self.sections = sections
-        self.pathsByID = pathsByID
-        self.offsetsByTitle = offsetsByTitle
+        self.init(uncheckedSections: sections, pathsByID: pathsByID, offsetsByTitle: offsetsByTitle)
+        _checkInvariants()
     }
 
     /// Builds a snapshot from identifiers in display order, grouping them into sections.
