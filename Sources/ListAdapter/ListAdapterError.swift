@@ -18,6 +18,7 @@ public struct ListAdapterError: Error, CustomStringConvertible {
         public static let itemFetchFailed = Code(name: "itemFetchFailed")
 
         /// The code's stable name.
+        /// - Complexity: O(1).
         public var description: String { name }
     }
 
@@ -29,6 +30,7 @@ public struct ListAdapterError: Error, CustomStringConvertible {
     public let underlying: (any Error)?
 
     /// Creates an error.
+    /// - Complexity: O(1).
     public init(code: Code, message: String, underlying: (any Error)? = nil) {
         self.code = code
         self.message = message
@@ -36,9 +38,11 @@ public struct ListAdapterError: Error, CustomStringConvertible {
     }
 
     /// The snapshot error naming the duplicate identifier, for ``Code/duplicateIdentifier``.
+    /// - Complexity: O(1).
     public var snapshotError: ListSnapshotError? { underlying as? ListSnapshotError }
 
     /// The message, followed by the underlying error when there is one.
+    /// - Complexity: O(*m*), where *m* is the length of the message and of the underlying error's description.
     public var description: String {
         guard let underlying else { return message }
         return "\(message) (\(underlying))"

@@ -49,5 +49,6 @@ public protocol ListDataSource<ItemID, Summary, Item>: Sendable {
 extension ListDataSource {
     /// Does nothing: a data source that never changes, or that its owner invalidates through the
     /// adapter directly, does not need the invalidator.
+    /// - Complexity: O(1).
     public func attach(_ invalidator: ListInvalidator) {}
 }

@@ -127,14 +127,14 @@ extension ListSnapshot {
         sections[oldSection].items.withUnsafeBufferPointer { oldItems in
             new.sections[newSection].items.withUnsafeBufferPointer { newItems in
                 origins.removeAll(reservingCapacity: newItems.count)
+                let first = claims.firstFlatOffset[oldSection]
                 var cursor = ItemCursor()
                 for newItemOffset in newItems.indices {
                     if Item.comparesByBits, cursor.offset < oldItems.count,
                         identicalBits(oldItems.baseAddress! + cursor.offset, newItems.baseAddress! + newItemOffset)
                     {
-                        let from = ItemPath(section: oldSection, item: cursor.offset)
-                        claims.claim(from)
-                        origins.append(from, staying: true)
+                        claims.claim(flatOffset: first + cursor.offset)
+                        origins.append(ItemPath(section: oldSection, item: cursor.offset), staying: true)
                         cursor.offset += 1
                         cursor.matchesNext = false
                         continue

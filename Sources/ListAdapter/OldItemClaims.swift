@@ -36,6 +36,14 @@ struct OldItemClaims {
         claimed[firstFlatOffset[path.section] + path.item] = true
     }
 
+    /// Marks the old item at `flatOffset` (its section's first flat offset plus its offset in the
+    /// section) as reappearing.
+    /// - Complexity: O(1).
+    @inlinable @inline(__always)
+    mutating func claim(flatOffset: Int) {
+        claimed[flatOffset] = true
+    }
+
     /// Marks the first `count` items of the old section at `section` (all of them) as reappearing.
     /// - Complexity: O(*count*).
     @inlinable
