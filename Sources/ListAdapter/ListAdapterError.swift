@@ -19,6 +19,7 @@ public struct ListAdapterError: Error, CustomStringConvertible {
         public static let itemFetchFailed = Code(name: "itemFetchFailed")
 
         /// The code's stable name.
+        /// - Complexity: O(1).
         public var description: String { name }
     }
 
@@ -30,6 +31,7 @@ public struct ListAdapterError: Error, CustomStringConvertible {
     public let underlying: (any Error)?
 
     /// Creates an error.
+    /// - Complexity: O(1).
     public init(code: Code, message: String, underlying: (any Error)? = nil) {
         self.code = code
         self.message = message
@@ -37,9 +39,11 @@ public struct ListAdapterError: Error, CustomStringConvertible {
     }
 
     /// The snapshot error naming the duplicate identifier, for ``Code/duplicateIdentifier``.
+    /// - Complexity: O(1).
     public var snapshotError: ListSnapshotError? { underlying as? ListSnapshotError }
 
     /// The message, followed by the underlying error when there is one.
+    /// - Complexity: O(*m*), where *m* is the length of the message and of the underlying error's description.
     public var description: String {
         guard let underlying else { return message }
         return "\(message) (\(underlying))"

@@ -21,5 +21,6 @@ public protocol ListAdapterObserver<DataSource>: AnyObject {
 
 extension ListAdapterObserver {
     /// Ignores the failure.
+    /// - Complexity: O(1).
     public func listAdapter(_ adapter: ListAdapter<DataSource>, didFail error: ListAdapterError) {}
 }

@@ -7,9 +7,11 @@ extension ListChanges {
         public var itemsDeleted = 0, itemsInserted = 0, itemsMoved = 0, itemsUpdated = 0
 
         /// Creates zero counts.
+        /// - Complexity: O(1).
         public init() {}
 
         /// Adds `other`'s counts to these.
+        /// - Complexity: O(1).
         public static func += (lhs: inout Self, rhs: Self) {
             lhs.sectionsDeleted += rhs.sectionsDeleted
             lhs.sectionsInserted += rhs.sectionsInserted
@@ -22,6 +24,7 @@ extension ListChanges {
 
         /// `sections +1 -0 ~0  items +3 -1 ~2 *1`: `+` inserted, `-` deleted, `~` moved,
         /// `*` updated.
+        /// - Complexity: O(1).
         public var description: String {
             "sections +\(sectionsInserted) -\(sectionsDeleted) ~\(sectionsMoved)  "
                 + "items +\(itemsInserted) -\(itemsDeleted) ~\(itemsMoved) *\(itemsUpdated)"

@@ -10,6 +10,7 @@ public struct AnnotatedSnapshot<ItemID: Hashable & Sendable, Summary: Hashable &
     public var snapshot: ListSnapshot<ItemID, Summary>
 
     /// Creates an annotated snapshot.
+    /// - Complexity: O(1).
     public init(meta: [String: String] = [:], snapshot: ListSnapshot<ItemID, Summary>) {
         self.meta = meta
         self.snapshot = snapshot

@@ -12,6 +12,7 @@ extension ListSnapshot.Item: Codable where ItemID: Codable, Summary: Codable {
     private enum CodingKeys: String, CodingKey { case id, summary }
 
     /// Decodes `{"id": ..., "summary": ...}`; `summary` is optional.
+    /// - Complexity: O(1), plus the size of the identifier and summary.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -20,6 +21,7 @@ extension ListSnapshot.Item: Codable where ItemID: Codable, Summary: Codable {
     }
 
     /// Encodes `{"id": ..., "summary": ...}`, omitting a `nil` summary.
+    /// - Complexity: O(1), plus the size of the identifier and summary.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
@@ -31,6 +33,7 @@ extension ListSnapshot.Section: Codable where ItemID: Codable, Summary: Codable 
     private enum CodingKeys: String, CodingKey { case title, items }
 
     /// Decodes `{"title": ..., "items": [...]}`; both keys are required.
+    /// - Complexity: O(*k*), where *k* is the number of the section's items.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -39,6 +42,7 @@ extension ListSnapshot.Section: Codable where ItemID: Codable, Summary: Codable 
     }
 
     /// Encodes `{"title": ..., "items": [...]}`.
+    /// - Complexity: O(*k*), where *k* is the number of the section's items.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(title, forKey: .title)
@@ -53,12 +57,14 @@ extension ListSnapshot: Codable where ItemID: Codable, Summary: Codable {
     /// (``AnnotatedSnapshot`` keeps it).
     ///
     /// - Throws: `DecodingError` for malformed JSON, ``ListSnapshotError`` for a duplicate.
+    /// - Complexity: O(*n*) expected, where *n* is the number of items: decoding checks uniqueness.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try self.init(sections: container.decode([Section].self, forKey: .sections))
     }
 
     /// Encodes `{"sections": [...]}`.
+    /// - Complexity: O(*n*), where *n* is the number of items.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(sections, forKey: .sections)
@@ -69,6 +75,7 @@ extension AnnotatedSnapshot: Codable where ItemID: Codable, Summary: Codable {
     private enum CodingKeys: String, CodingKey { case meta, sections }
 
     /// Decodes `{"meta": {...}, "sections": [...]}`; `meta` is optional.
+    /// - Complexity: O(*n*) expected, where *n* is the number of items: decoding checks uniqueness.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         meta = try container.decodeIfPresent([String: String].self, forKey: .meta) ?? [:]
@@ -77,6 +84,7 @@ extension AnnotatedSnapshot: Codable where ItemID: Codable, Summary: Codable {
     }
 
     /// Encodes `{"meta": {...}, "sections": [...]}`, omitting empty `meta`.
+    /// - Complexity: O(*n*), where *n* is the number of items.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         if !meta.isEmpty {
