@@ -65,5 +65,6 @@ public protocol ListSource<ItemID, Summary, Item>: Sendable {
 extension ListSource {
     /// Does nothing: a source that never changes, or that its owner invalidates through the
     /// adapter directly, does not need the invalidator.
+    /// - Complexity: O(1).
     @MainActor public func attach(_ invalidator: ListInvalidator) {}
 }

@@ -56,7 +56,7 @@ extension ListSnapshot: Codable where ItemID: Codable, Summary: Codable {
     /// Decodes `{"sections": [...]}` and checks uniqueness; a `meta` key is ignored here
     /// (``AnnotatedSnapshot`` keeps it).
     ///
-    /// - Throws: `DecodingError` for malformed JSON, ``ListSnapshotError`` for a duplicate.
+    /// - Throws: `DecodingError` for malformed JSON, `ListSnapshotError` for a duplicate.
     /// - Complexity: O(*n*) expected, where *n* is the number of items: decoding checks uniqueness.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
