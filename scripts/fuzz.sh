@@ -30,7 +30,8 @@ esac
 }
 
 flags=(--product "$target" --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING)
-swift build "${flags[@]}"
+# ld.gold warns once per AddressSanitizer helper it cannot export; nothing to act on.
+swift build "${flags[@]}" 2>&1 | { grep -v "Cannot export local symbol" || true; }
 binary="$(swift build "${flags[@]}" --show-bin-path)/$target"
 
 corpus=.build-fuzz/corpus/$target

@@ -4,7 +4,7 @@
 /// A thrown error is the expected outcome for most inputs and is reported as `false`; only a
 /// trap, a sanitizer report or a hang is a finding.
 package enum FuzzEntryPoints {
-    /// Decodes `bytes` as one line of an import file (``SnapshotImporter/decode(line:lineNumber:)``).
+    /// Decodes `bytes` as one line of an import file (`SnapshotImporter.decode(line:lineNumber:)`).
     ///
     /// - Returns: Whether the line decoded.
     @discardableResult
@@ -14,8 +14,8 @@ package enum FuzzEntryPoints {
 
     /// Decodes `bytes` as stored record data. The first byte chooses what the rest is:
     /// - `0`: a revision record without its checksum, sealed here with the checksum of
-    ///   revision 1 so that decoding reaches the fields (``RevisionRecordBody/init(decoding:revision:)``);
-    /// - `1`: a chunk's content (``Chunk/init(content:)``), whose checksum its reader checks
+    ///   revision 1 so that decoding reaches the fields (`RevisionRecordBody(decoding:revision:)`);
+    /// - `1`: a chunk's content (`Chunk(content:)`), whose checksum its reader checks
     ///   before decoding;
     /// - `2`: a revision record as stored under revision 1, checksum included, so that the
     ///   checksum check is fuzzed too.
