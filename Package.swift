@@ -52,6 +52,10 @@ let package = Package(
         .executableTarget(
             name: "ChangeLogWorker", dependencies: ["ChangeLog", "ListAdapter", "CLMDB", "ChangeLogTestSupport"],
             path: "Tests/ChangeLogWorker"),
+        // libFuzzer targets, built and run by scripts/fuzz.sh; a plain build links an empty main.
+        .executableTarget(name: "FuzzImportLine", dependencies: ["ChangeLog"], path: "Tests/Fuzz/FuzzImportLine"),
+        .executableTarget(
+            name: "FuzzRecordDecoder", dependencies: ["ChangeLog"], path: "Tests/Fuzz/FuzzRecordDecoder"),
         // What the worker writes and the tests check, shared by both.
         .target(
             name: "ChangeLogTestSupport", dependencies: ["ChangeLog", "ListAdapter"], path: "Tests/ChangeLogTestSupport"

@@ -4,7 +4,7 @@ import Testing
 
 @testable import ChangeLog
 
-@Suite("Subscriptions", .timeLimit(.minutes(1)))
+@Suite("Subscriptions", .timeLimit(.minutes(10)))
 struct SubscriptionTests {
     @Test("from the start: the backlog, one caughtUp, then live revisions")
     func fromStart() async throws {
@@ -141,7 +141,7 @@ struct SubscriptionTests {
     // missed an event into a failure instead of a hang; no speed is asserted.
     @Test(
         "appends by another instance of the same path reach subscribers through the watcher",
-        .timeLimit(.minutes(1)))
+        .timeLimit(.minutes(10)))
     func anotherInstance() async throws {
         try await withTemporaryDirectory { path in
             let log = try ChangeLog(path: path, options: .init(subscriptionPollInterval: .seconds(3_600)))
@@ -392,9 +392,10 @@ func appendRevisions(_ count: Int, to log: ChangeLog, startingAt version: Int = 
     return snapshots
 }
 
-/// Waits until `condition` holds, checking every millisecond; fails after `timeout`.
+/// Waits until `condition` holds, checking every millisecond; fails after `timeout`, a hang
+/// guard generous enough for a sanitizer build on a loaded machine.
 func waitUntil(
-    timeout: Duration = .seconds(20), sourceLocation: SourceLocation = #_sourceLocation,
+    timeout: Duration = .seconds(300), sourceLocation: SourceLocation = #_sourceLocation,
     _ condition: () throws -> Bool
 ) async throws {
     let deadline = ContinuousClock.now + timeout

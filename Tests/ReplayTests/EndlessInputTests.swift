@@ -26,7 +26,7 @@ struct EndlessInputTests {
         let process = running.process
         // A hang guard, not a time limit: the input is never closed, so a tool that reads on
         // never ends, and the expectations below then fail.
-        DispatchQueue.global().asyncAfter(deadline: .now() + 60) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + 300) {
             if process.isRunning { process.terminate() }
         }
         // Less than a pipe holds: the write never waits for the tool to read.
