@@ -2,8 +2,8 @@ import BenchmarkSupport
 import ChangeLog
 import ListAdapter
 
-/// A long history with a seeded failure: 1,000 revisions of about 2,000 items in 20 sections,
-/// 10,000 distinct items over the whole history. Every revision inserts, deletes, moves and
+/// A long history with a seeded failure: 1,000 revisions of about 10,000 items in 20 sections
+/// (every snapshot holds about 10,000 items; about 18,000 distinct items over the whole history). Every revision inserts, deletes, moves and
 /// updates a few items, as a busy list does; the changes are the diff's.
 struct ReduceWorkload: Sendable {
     /// The seeded failures.
@@ -28,7 +28,7 @@ struct ReduceWorkload: Sendable {
             return LogSnapshot.Item(id: "item-\(next)", summary: "v0")
         }
         var sections = (0..<20).map { index in
-            LogSnapshot.Section(title: "section-\(index)", items: (0..<100).map { _ in newItem() })
+            LogSnapshot.Section(title: "section-\(index)", items: (0..<500).map { _ in newItem() })
         }
         var previous = LogSnapshot()
         var records: [RevisionRecord] = []
