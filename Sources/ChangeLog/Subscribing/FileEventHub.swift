@@ -122,7 +122,7 @@ final class FileEventHub: Sendable {
     private func deliverEvents() {
         #if os(Linux) || os(Android)
             var modified: Set<Int32> = []
-            // Watches the kernel dropped: their file was deleted and freed, or we removed them.
+            // Watches the kernel dropped: their file was deleted and freed, or the hub removed them.
             var dropped: Set<Int32> = []
             var overflowed = false
             let headerSize = MemoryLayout<inotify_event>.size
