@@ -14,8 +14,8 @@ import CFileWriteback
 /// A commit that grows the file changes its size and allocates blocks, so its flush
 /// (`fdatasync`) writes the file's metadata as well as its pages: one more write to wait for,
 /// and on a loaded disk the slowest part of a small commit. Pages the file already holds are
-/// also already in the page cache. With the reserve, a small commit's flush writes its pages
-/// and no metadata (Benchmarks/GROUP-COMMIT.md has the measurements).
+/// also already in the page cache. With the reserve, most small commits do not grow the file,
+/// so their flush writes pages alone (Benchmarks/GROUP-COMMIT.md has the measurements).
 ///
 /// The zeros need not be durable: LMDB never reads them. On Linux their writing to the disk is
 /// started and not waited for (`sync_file_range`), so that it overlaps the transaction's
