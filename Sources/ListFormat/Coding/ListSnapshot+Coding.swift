@@ -52,7 +52,7 @@ extension ListSnapshot: Codable where ItemID: Codable, Summary: Codable {
     /// Decodes `{"sections": [...]}` and checks uniqueness; a `meta` key is ignored here
     /// (``AnnotatedSnapshot`` keeps it).
     ///
-    /// - Throws: `DecodingError` for malformed JSON, ``ListSnapshotError`` for a duplicate.
+    /// - Throws: `DecodingError` for malformed JSON, `ListSnapshotError` for a duplicate.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try self.init(sections: container.decode([Section].self, forKey: .sections))
