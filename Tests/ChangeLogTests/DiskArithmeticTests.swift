@@ -47,8 +47,8 @@ struct DiskArithmeticTests {
         #expect(info(lastPage: Int.max).usedBytes == 0)
     }
 
-    /// The trap of the review: `stats` on a damaged copy died of an arithmetic overflow adding up
-    /// the free list's lengths.
+    /// The free list's lengths of a damaged copy are added up without trapping: an arithmetic
+    /// overflow is reported as damage, so `stats` on such a copy fails with an error.
     @Test("a free-list length damaged to the largest Int makes statistics() report damage", arguments: [Int.max, -5])
     func damagedFreeList(length: Int) async throws {
         try await withTemporaryDirectory { path in

@@ -32,7 +32,7 @@ struct SnapshotImporterTests {
     }
 
     /// With other writers appending between an import's transactions, its revisions are not one
-    /// range: `revisions 706 to 1500 (300)` read as if it had appended all of them.
+    /// range: `revisions 706 to 1500 (300)` would read as if it had appended all of them.
     @Test("the revisions appended are said as a range only when they are one")
     func revisionsSummary() {
         func report(_ revisions: [UInt64]) -> SnapshotImporter.Report {
@@ -203,7 +203,8 @@ struct SnapshotImporterTests {
         ),
     ]
 
-    /// A message used to quote the whole key: 4 MB of error message for a duplicate meta key.
+    /// A message quotes an excerpt of the key, not the whole: a duplicate meta key of 4 MB would
+    /// otherwise make 4 MB of error message.
     @Test("a multi-megabyte meta key is cut in the messages that name it, which still name the problem")
     func hugeMetaKey() throws {
         for (line, problem) in Self.hugeMetaKeyLines {

@@ -234,13 +234,11 @@ struct SubscriptionTests {
     }
 
     /// In a process of its own (`ChangeLogWorker resubscribe`), so that other tests' descriptors
-    /// and threads do not count. Each first listener starts a watcher; when each watcher had an
-    /// inotify instance of its own, closing one took about 0.4 ms and a thread, and 2,000 rounds
-    /// peaked at 19 to 29 descriptors and 129 threads more than at the start. With one inotify
-    /// instance but a queue per watcher, the rounds still peaked at 10 to 40 threads, and at 129
-    /// in a CI run on a loaded machine: Dispatch gave the queues of watchers just stopped threads
-    /// of their own. Every watcher's queue now runs on one queue: 3 to 4 more threads at most,
-    /// loaded or not.
+    /// and threads do not count. Each first listener starts a watcher. Watchers share the
+    /// process's one inotify instance (closing an instance of its own would hold a thread for the
+    /// kernel's grace period) and run their checks on one queue (Dispatch would give a queue of
+    /// its own per watcher just stopped a thread of its own), so the rounds hold a few more
+    /// descriptors and threads at most, on a loaded machine too.
     @Test("subscribing and breaking off 2,000 times in a row holds neither descriptors nor threads")
     func resubscribing() async throws {
         try await withTemporaryDirectory { directory in
@@ -256,7 +254,7 @@ struct SubscriptionTests {
             let descriptors = try #require(counts["descriptors"])
             let threads = try #require(counts["threads"])
             // The process's one inotify descriptor, opened by the first watcher, and the few
-            // that Dispatch opens for its timers (4 in all when this was written).
+            // that Dispatch opens for its timers.
             #expect(descriptors.before > 0 && descriptors.peak <= descriptors.before + 8, "\(descriptors)")
             #expect(threads.before > 0 && threads.peak <= threads.before + 8, "\(threads)")
         }

@@ -6,9 +6,9 @@ import Testing
 /// The hand-picked corpus of import lines: objects of the schema with every kind of value in
 /// every place, strings with every kind of byte, whitespace and what is not whitespace between
 /// tokens, lines around the depth limit, and text in other encodings. The reader must accept
-/// and refuse exactly the lines the format's earlier readers (a fast path held byte for byte to a
-/// checked path through `JSONDecoder`) accepted and refused, with the same snapshots:
-/// ``verdicts`` and ``digests`` were recorded from them.
+/// and refuse exactly the lines of the reference readers (a fast path held byte for byte to a
+/// checked path through `JSONDecoder`), with the same snapshots: ``verdicts`` and ``digests``
+/// hold theirs.
 @Suite("Reader: the hand-picked corpus")
 struct ReaderCorpusTests {
     /// A line for each object of the schema (line, meta, snapshot, section, item); `§` marks the
@@ -122,8 +122,8 @@ struct ReaderCorpusTests {
         "{\"sections\": [{\"title\": \"é\", \"items\": [{\"id\": \"e\u{301}\"}]}, {\"title\": \"e\u{301}\", \"items\": []}]}",
     ]
 
-    /// Lines that nest arrays and objects 56 to 66 deep (around the depth the fast path of the
-    /// reader before this one read) under keys the schema does not read, at three depths of the
+    /// Lines that nest arrays and objects 56 to 66 deep (around the depth the reference readers'
+    /// fast path reads) under keys the schema does not read, at three depths of the
     /// schema, and around the reader's depth limit (512 arrays inside the line's object).
     static let deepLines =
         (56...66).flatMap { depth in

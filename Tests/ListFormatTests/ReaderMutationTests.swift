@@ -5,9 +5,9 @@ import Testing
 
 /// The reader on lines no one picked: good lines broken one byte at a time, every way, and lines
 /// of a changing list written by a seeded generator, most of them good and some flawed. Each
-/// line must be accepted or refused as the format's earlier readers (a fast path held byte for
-/// byte to a checked path through `JSONDecoder`) accepted or refused it, with the same snapshot:
-/// the digests were recorded from them, each over 1,000 lines' verdicts (``ReaderCorpusTests``).
+/// line must be accepted or refused as the reference readers (a fast path held byte for byte to
+/// a checked path through `JSONDecoder`) accept or refuse it, with the same snapshot: the
+/// digests hold theirs, each over 1,000 lines' verdicts (``ReaderCorpusTests``).
 @Suite("Reader: mutated and generated lines")
 struct ReaderMutationTests {
     /// Good lines: FORMAT.md's snapshot line, a revision line as `replay export` writes it (no
@@ -53,7 +53,7 @@ struct ReaderMutationTests {
         }
     }
 
-    /// How many of ``mutants()`` the earlier readers accepted, and the digest of each 1,000.
+    /// How many of ``mutants()`` the reference readers accept, and the digest of each 1,000.
     static let mutantVerdicts: (count: Int, accepted: Int, digests: [String]) = (
         count: 21_663, accepted: 4_861,
         digests: [
@@ -82,7 +82,7 @@ struct ReaderMutationTests {
         ]
     )
 
-    /// How many of ``generated()`` the earlier readers accepted, and the digest of each 1,000.
+    /// How many of ``generated()`` the reference readers accept, and the digest of each 1,000.
     static let generatedVerdicts: (count: Int, accepted: Int, digests: [String]) = (
         count: 3_000, accepted: 1_871,
         digests: [

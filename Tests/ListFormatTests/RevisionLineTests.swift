@@ -90,7 +90,7 @@ struct RevisionLineTests {
         }
     }
 
-    /// The message used to quote the whole time it could not read.
+    /// The message quotes an excerpt of a time it cannot read, never the whole of it.
     @Test("a huge unreadable time is named by an excerpt")
     func hugeTime() {
         let time = String(repeating: "9", count: 1_000_000)

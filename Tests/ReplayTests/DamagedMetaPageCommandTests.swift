@@ -2,10 +2,10 @@ import ChangeLogTestSupport
 import Foundation
 import Testing
 
-/// Reading commands on a log whose newer meta page names impossible pages: a main root of 0
-/// made every command abort on LMDB's assertion `root > 1`; a last page far past the file's end
-/// was reported as a map this process could not make. Each now exits 2 with one line saying the
-/// log is damaged.
+/// Reading commands on a log whose newer meta page names impossible pages exit 2 with one line
+/// saying the log is damaged. Left to LMDB, a main root of 0 would abort every command on its
+/// assertion `root > 1`, and a last page far past the file's end would read as a map this
+/// process cannot make.
 @Suite("replay on damaged meta pages")
 struct DamagedMetaPageCommandTests {
     @Test(

@@ -196,7 +196,7 @@ struct DiffCommandTests {
         #expect(result.stderr == "replay: /nonexistent/old.json: no such file\n")
     }
 
-    /// An empty path (an unset shell variable) used to read `replay: : no such file`.
+    /// An empty path (an unset shell variable) is called empty, not `replay: : no such file`.
     @Test("an empty path is named as such, by diff and import", arguments: [["diff", "", "-"], ["import", ""]])
     func emptyPath(arguments: [String]) throws {
         let directory = try TemporaryDirectory()

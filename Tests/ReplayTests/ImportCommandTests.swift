@@ -331,11 +331,11 @@ struct ImportCommandTests {
         #expect(!FileManager.default.fileExists(atPath: log))
     }
 
-    /// The import that fails used to create the log before decoding its lines, and remove it
-    /// again when it had appended nothing, while another import had opened the same log and
-    /// was still decoding its own: that import then reported success and its revisions were gone.
-    /// Here the second import starts as soon as the first one's log appears (with the fix it
-    /// never does) and has four times as many lines to decode.
+    /// An import creates its log only once lines are ready to be appended, so a failed one leaves
+    /// no log behind and never removes one: another import of the same new path, still decoding
+    /// its lines, must not report success and then find its revisions gone. Here the second
+    /// import starts as soon as the first one's log appears (it never does) and has four times
+    /// as many lines to decode.
     @Test("a failed import into a new path leaves alone the log another import creates there meanwhile")
     func failedImportBesideAnother() throws {
         let directory = try TemporaryDirectory()
@@ -400,7 +400,8 @@ struct ImportCommandTests {
         #expect(result.stderr.contains("Error:"))
     }
 
-    /// The argument parser reads `-1` as an option, and used to call the value missing.
+    /// The argument parser reads `-1` as an option; the tool names the negative number rather
+    /// than calling the value missing.
     @Test(
         "a negative number given to an option is named as such",
         arguments: [
@@ -414,8 +415,8 @@ struct ImportCommandTests {
         #expect(result.stderr == "replay: \(option) takes a number that is not negative, not \(value)\n", "\(result)")
     }
 
-    /// Foundation's `contents(atPath:)` opened files without blocking, so a pipe that had no
-    /// data yet read as unreadable.
+    /// A pipe that has no data yet is waited for, not read as unreadable (as by Foundation's
+    /// `contents(atPath:)`, which opens files without blocking).
     @Test("import and diff read named pipes and /dev/stdin from a pipe, as they come")
     func pipes() throws {
         let directory = try TemporaryDirectory()

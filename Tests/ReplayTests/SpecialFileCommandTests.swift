@@ -3,8 +3,8 @@ import Foundation
 import Testing
 
 /// A FIFO, a device or a socket where a log's `data.mdb` or `lock.mdb` is, or as the `--log`
-/// path itself: every reading command exits 2 with one line naming the file. A FIFO named
-/// `data.mdb` used to hang them forever in LMDB's `open`; a hang shows as a run that never ends.
+/// path itself: every reading command exits 2 with one line naming the file. Left to LMDB's
+/// `open`, a FIFO named `data.mdb` would hang them forever; a hang shows as a run that never ends.
 @Suite("replay on special files")
 struct SpecialFileCommandTests {
     static let readingCommands = [["verify"], ["export"], ["show", "1"], ["stats"], ["log"]]

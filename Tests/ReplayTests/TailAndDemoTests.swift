@@ -257,7 +257,7 @@ struct TailAndDemoTests {
         #expect(second.stdout.contains("Verified revisions 1 to 6"))
     }
 
-    /// Each demo used to report every revision after the ones it found as its own.
+    /// Each demo reports the revisions it appended, not every revision after the ones it found.
     @Test("two demos recording into one log at once each report their own revisions, and the log verifies")
     func concurrentDemos() throws {
         let directory = try TemporaryDirectory()

@@ -28,8 +28,8 @@ extension SnapshotImporter {
     /// At most this many lines are decoded together.
     static let decodingWindowLines = 256
     /// Lines are decoded together until they hold this many bytes (16 MiB). The workers wait
-    /// for each other at the end of a window: with 4 MiB, a window of 50 kB lines held three
-    /// runs for two workers, and imports took 13% longer.
+    /// for each other at the end of a window, so a window holds many runs per worker: with only
+    /// a few (4 MiB of 50 kB lines is three runs for two workers), workers sit idle at its end.
     static let decodingWindowBytes = 16 << 20
 
     /// Decodes `lines` of `input` on every processor the process may use: the lines are
