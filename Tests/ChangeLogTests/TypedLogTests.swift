@@ -9,11 +9,11 @@ private struct TicketID: LogStringConvertible {
     var number: Int
     var logString: String { "T-\(number)" }
     init(_ number: Int) { self.number = number }
-    init?(logString: String) {
+    static func parse(logString: String) -> TicketID? {
         guard logString.hasPrefix("T-"), let number = Int(logString.dropFirst(2)), logString == "T-\(number)" else {
             return nil
         }
-        self.number = number
+        return TicketID(number)
     }
 }
 
@@ -27,7 +27,7 @@ private struct Careless: LogStringConvertible {
     var value: Int
     var logString: String { "same" }
     init(_ value: Int) { self.value = value }
-    init?(logString: String) { nil }
+    static func parse(logString: String) -> Careless? { nil }
 }
 
 @Suite("Typed identifiers and summaries in the log")
@@ -95,7 +95,7 @@ struct TypedLogTests {
             #expect(
                 error.message
                     == "Revision 2 holds the identifier \"abc\" (section 0, item 1), which is not a Int: "
-                    + "Int(logString:) returned nil. Read the log with the identifier type it was written with, "
+                    + "Int.parse(logString:) returned nil. Read the log with the identifier type it was written with, "
                     + "or as String")
             let changesError = try #require(throws: ChangeLogError.self) {
                 try log.record(at: 2).changes(as: Int.self, summary: String.self)
@@ -106,20 +106,20 @@ struct TypedLogTests {
 
     @Test("only the spelling a type writes converts: no leading zeros, no plus, no lowercase UUID")
     func canonicalSpellingsOnly() throws {
-        #expect(Int(logString: "05") == nil)
-        #expect(Int(logString: "+5") == nil)
-        #expect(Int(logString: "-0") == nil)
-        #expect(Int(logString: "-5") == -5)
-        #expect(UInt8(logString: "256") == nil)
-        #expect(Int64(logString: String(Int64.min)) == Int64.min)
-        #expect(UInt64(logString: String(UInt64.max)) == UInt64.max)
+        #expect(Int.parse(logString: "05") == nil)
+        #expect(Int.parse(logString: "+5") == nil)
+        #expect(Int.parse(logString: "-0") == nil)
+        #expect(Int.parse(logString: "-5") == -5)
+        #expect(UInt8.parse(logString: "256") == nil)
+        #expect(Int64.parse(logString: String(Int64.min)) == Int64.min)
+        #expect(UInt64.parse(logString: String(UInt64.max)) == UInt64.max)
         let uuid = UUID()
-        #expect(UUID(logString: uuid.uuidString) == uuid)
-        #expect(UUID(logString: uuid.uuidString.lowercased()) == nil)
-        #expect(Status(logString: "open") == .open)
-        #expect(Status(logString: "Open") == nil)
+        #expect(UUID.parse(logString: uuid.uuidString) == uuid)
+        #expect(UUID.parse(logString: uuid.uuidString.lowercased()) == nil)
+        #expect(Status.parse(logString: "open") == .open)
+        #expect(Status.parse(logString: "Open") == nil)
         #expect(Status.closed.logString == "closed")
-        #expect(TicketID(logString: "T-007") == nil)
+        #expect(TicketID.parse(logString: "T-007") == nil)
     }
 
     @Test("a summary that does not convert is named as a summary")
@@ -154,4 +154,11 @@ struct TypedLogTests {
             #expect(try log.latestRevision == 0)
         }
     }
+}
+
+/// Importing ChangeLog leaves the standard library's unapplied initializers unambiguous.
+@Test("Int.init and UInt64.init stay unambiguous where ChangeLog is imported")
+func unappliedInitializersStayUnambiguous() {
+    #expect(["1", "x", "3"].compactMap(Int.init) == [1, 3])
+    #expect(Optional("7").flatMap(UInt64.init) == 7)
 }

@@ -2,7 +2,7 @@ import ListAdapter
 
 extension ChangeLogError.Code {
     /// A stored identifier or summary does not convert to the type it was read as
-    /// (``LogStringConvertible/init(logString:)`` returned `nil`), or two of them convert to
+    /// (``LogStringConvertible/parse(logString:)`` returned `nil`), or two of them convert to
     /// the same identifier; or values of such a type do not give distinct strings when stored.
     public static let unconvertibleValue = Self("unconvertibleValue")
 }
@@ -72,13 +72,13 @@ struct LogValueReader<ItemID: LogStringConvertible, Summary: LogStringConvertibl
     var revision: UInt64?
 
     func id(_ string: String, at place: @autoclosure () -> String) throws(ChangeLogError) -> ItemID {
-        if let value = ItemID(logString: string) { return value }
+        if let value = ItemID.parse(logString: string) { return value }
         throw failure("identifier", string, as: ItemID.self, at: place())
     }
 
     func summary(_ string: String?, at place: @autoclosure () -> String) throws(ChangeLogError) -> Summary? {
         guard let string else { return nil }
-        if let value = Summary(logString: string) { return value }
+        if let value = Summary.parse(logString: string) { return value }
         throw failure("summary", string, as: Summary.self, at: place())
     }
 
@@ -145,7 +145,7 @@ struct LogValueReader<ItemID: LogStringConvertible, Summary: LogStringConvertibl
         ChangeLogError(
             code: .unconvertibleValue,
             message: "\(subject) holds the \(role) \(quotedExcerpt(string)) (\(place)), which is not a \(type): "
-                + "\(type)(logString:) returned nil. Read the log with the \(role) type it was written with, "
+                + "\(type).parse(logString:) returned nil. Read the log with the \(role) type it was written with, "
                 + "or as String",
             revision: revision)
     }

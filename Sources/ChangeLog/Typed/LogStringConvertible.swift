@@ -12,10 +12,10 @@ import Foundation
 /// struct TicketID: Hashable, Sendable, LogStringConvertible {
 ///     var number: Int
 ///     var logString: String { "T-\(number)" }
-///     init?(logString: String) {
+///     static func parse(logString: String) -> TicketID? {
 ///         guard logString.hasPrefix("T-"), let number = Int(logString.dropFirst(2)),
 ///             logString == "T-\(number)" else { return nil }
-///         self.number = number
+///         return TicketID(number: number)
 ///     }
 /// }
 /// ```
@@ -23,16 +23,19 @@ import Foundation
 /// A `RawRepresentable` type whose raw value conforms (a `String` or `Int` enum) and a
 /// `LosslessStringConvertible` type get both members from default implementations.
 ///
-/// The conversion must be lossless both ways: `Self(logString: value.logString) == value` for
-/// every value, and ``init(logString:)`` accepts only the strings ``logString`` writes (it
+/// The conversion must be lossless both ways: `Self.parse(logString: value.logString) == value`
+/// for every value, and ``parse(logString:)`` accepts only the strings ``logString`` writes (it
 /// returns `nil` for any other, such as `"05"` for an integer), so that reading a log and
 /// recording what was read gives the same strings. Distinct values give distinct strings.
+///
+/// Reading is a static method, not an initializer, so that importing this module leaves
+/// unapplied references such as `Int.init` (in `strings.compactMap(Int.init)`) unambiguous.
 public protocol LogStringConvertible: Hashable, Sendable {
     /// The value as the log stores it.
     var logString: String { get }
 
     /// The value that ``logString`` wrote as `logString`, or `nil` when no value writes it.
-    init?(logString: String)
+    static func parse(logString: String) -> Self?
 }
 
 extension String: LogStringConvertible {
@@ -40,7 +43,7 @@ extension String: LogStringConvertible {
     public var logString: String { self }
 
     /// The string itself; never `nil`.
-    public init?(logString: String) { self = logString }
+    public static func parse(logString: String) -> String? { logString }
 }
 
 extension LogStringConvertible where Self: LosslessStringConvertible {
@@ -49,9 +52,9 @@ extension LogStringConvertible where Self: LosslessStringConvertible {
 
     /// The value whose `description` is `logString`, or `nil` when `logString` does not parse or
     /// is not the value's own spelling (`"+5"` and `"05"` are not an integer's).
-    public init?(logString: String) {
+    public static func parse(logString: String) -> Self? {
         guard let value = Self(logString), value.description == logString else { return nil }
-        self = value
+        return value
     }
 }
 
@@ -60,9 +63,8 @@ extension LogStringConvertible where Self: RawRepresentable, RawValue: LogString
     public var logString: String { rawValue.logString }
 
     /// The value whose raw value reads from `logString`, or `nil` when there is none.
-    public init?(logString: String) {
-        guard let rawValue = RawValue(logString: logString) else { return nil }
-        self.init(rawValue: rawValue)
+    public static func parse(logString: String) -> Self? {
+        RawValue.parse(logString: logString).flatMap(Self.init(rawValue:))
     }
 }
 
@@ -83,8 +85,8 @@ extension UUID: LogStringConvertible {
 
     /// The UUID that `uuidString` writes as `logString`, or `nil` for any other string
     /// (lowercase spellings included).
-    public init?(logString: String) {
+    public static func parse(logString: String) -> UUID? {
         guard let uuid = UUID(uuidString: logString), uuid.uuidString == logString else { return nil }
-        self = uuid
+        return uuid
     }
 }
