@@ -49,8 +49,17 @@ public struct SnapshotImporter: Sendable {
         public var revisions: [UInt64]
         /// The bad lines skipped under ``Options/skipInvalid``, in input order.
         public var skipped: [SnapshotImportError]
-        /// The number of lines read, blank lines included.
+        /// The number of the last line read, blank lines included: the number of lines read
+        /// when the import started at the input's first line.
         public var linesRead: Int
+
+        /// Creates a report of an import that appended `revisions`, skipped `skipped` and read
+        /// up to line `linesRead`.
+        public init(revisions: [UInt64] = [], skipped: [SnapshotImportError] = [], linesRead: Int = 0) {
+            self.revisions = revisions
+            self.skipped = skipped
+            self.linesRead = linesRead
+        }
 
         /// The revisions appended, in words: `revisions 1 to 1000 (1000)`, or, where other
         /// writers appended between this import's transactions, `1000 revisions from 1 to 1500
@@ -123,6 +132,9 @@ public struct SnapshotImporter: Sendable {
     /// - Parameters:
     ///   - input: the lines to import, separated by `\n`: snapshot lines, or revision lines of an
     ///     export.
+    ///   - firstLineNumber: the number of `input`'s first line, as errors, progress and
+    ///     ``Report/linesRead`` count lines: 1, or more where `input` is a part of a longer
+    ///     input read a part at a time.
     ///   - progress: called now and then with the number of lines read so far.
     ///   - stopRequested: asked before each line's outcome is taken, before each transaction, and
     ///     (from the log's writer thread) before each line of a transaction is prepared: once it
@@ -138,21 +150,22 @@ public struct SnapshotImporter: Sendable {
     ///   `openingLogWith` closure when it cannot open the log; ``SnapshotImportInterrupted``
     ///   when `stopRequested` returned true before the import was done.
     public func run(
-        input: Data, progress: (Int) -> Void = { _ in }, stopRequested: @escaping @Sendable () -> Bool = { false }
+        input: Data, firstLineNumber: Int = 1, progress: (Int) -> Void = { _ in },
+        stopRequested: @escaping @Sendable () -> Bool = { false }
     ) async throws -> Report {
         var report = Report(revisions: [], skipped: [], linesRead: 0)
         // Every good line, and the entries of the first of them (all of them without commitEvery).
         var good: [Line] = []
         var decoded: [ChangeLog.AppendEntry] = []
         var decodedBytes = 0
-        let lines = Self.lines(of: input)
+        let lines = Self.lines(of: input, firstNumber: firstLineNumber)
         var window = 0..<0
         var outcomes: [DecodedLine] = []
         for line in lines {
             report.linesRead = line.number
             if stopRequested() { throw SnapshotImportInterrupted(report: report, firstLineNotAppended: nil) }
             if line.number % 1_000 == 0 { progress(line.number) }
-            let index = line.number - 1
+            let index = line.number - firstLineNumber
             if !window.contains(index) {
                 window = Self.decodingWindow(of: lines, from: index)
                 outcomes = Self.decode(lines[window], of: input)
