@@ -127,6 +127,46 @@ public struct SnapshotImporter: Sendable {
         }
     }
 
+    /// `error` for a line that opens an object and ends before closing it, followed by more
+    /// lines, with a hint that each snapshot must be on one line: such an input is most likely a
+    /// snapshot spread over lines, as pretty-printed JSON is; `error` unchanged for other lines.
+    public static func hintingSpreadSnapshot(_ error: SnapshotImportError, line: some Collection<UInt8>)
+        -> SnapshotImportError
+    {
+        var hinted = error
+        hinted.problem += spreadHint(line)
+        return hinted
+    }
+
+    /// The hint of ``hintingSpreadSnapshot(_:line:)`` for `line`, or an empty string.
+    static func spreadHint(_ line: some Collection<UInt8>) -> String {
+        guard line.first(where: { $0 != 0x20 && $0 != 0x09 }) == UInt8(ascii: "{") else { return "" }
+        var depth = 0
+        var inString = false
+        var escaped = false
+        for byte in line {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1
+            default: break
+            }
+        }
+        guard depth > 0 else { return "" }
+        return " (each snapshot must be on one line, as JSON Lines: this line opens an object it does not close, "
+            + "as the first line of a snapshot spread over several lines, pretty-printed, does)"
+    }
+
     /// Imports every line of `input`. Blank lines are skipped.
     ///
     /// - Parameters:
@@ -181,7 +221,10 @@ public struct SnapshotImporter: Sendable {
                     decodedBytes += line.bytes.count
                 }
                 good.append(line)
-            case .failure(let error):
+            case .failure(var error):
+                if line.number == 1, lines.count > 1 {
+                    error = input.withUnsafeBytes { Self.hintingSpreadSnapshot(error, line: $0[line.bytes]) }
+                }
                 guard options.skipInvalid else { throw error }
                 report.skipped.append(error)
             }

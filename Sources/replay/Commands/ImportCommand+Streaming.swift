@@ -41,7 +41,10 @@ extension ImportCommand {
                 merged.linesRead = error.report.linesRead
                 throw SnapshotAppendError(
                     report: merged, firstLineNotAppended: error.firstLineNotAppended, cause: error.cause)
-            } catch let error as SnapshotImportError {
+            } catch var error as SnapshotImportError {
+                if error.line == 1, lines.lineCount == 1, try reader.hasMore() {
+                    error = SnapshotImporter.hintingSpreadSnapshot(error, line: lines.text)
+                }
                 guard !report.revisions.isEmpty else { throw error }
                 throw StreamedLineError(error: error, report: report, firstLineNotAppended: lines.firstLine)
             }

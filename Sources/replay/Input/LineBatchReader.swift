@@ -110,6 +110,12 @@ struct LineBatchReader: ~Copyable {
         return batch
     }
 
+    /// Whether the input holds more bytes after the lines handed out.
+    mutating func hasMore() throws(InputError) -> Bool {
+        while pending.isEmpty, !atEnd { try readBlock() }
+        return !pending.isEmpty
+    }
+
     /// The offset of the first line feed of `data` at or after `offset`.
     private static func lineFeed(in data: Data, from offset: Int) -> Int? {
         data.withUnsafeBytes { raw in
