@@ -175,7 +175,9 @@ public struct SnapshotImporter: Sendable {
     ///   - firstLineNumber: the number of `input`'s first line, as errors, progress and
     ///     ``Report/linesRead`` count lines: 1, or more where `input` is a part of a longer
     ///     input read a part at a time.
-    ///   - progress: called now and then with the number of lines read so far.
+    ///   - progress: called now and then, while lines are checked, with the number of the last
+    ///     line read.
+    ///   - appending: called before each transaction with the numbers of its first and last lines.
     ///   - stopRequested: asked before each line's outcome is taken, before each transaction, and
     ///     (from the log's writer thread) before each line of a transaction is prepared: once it
     ///     returns true, the import stops there. A transaction still being prepared is abandoned,
@@ -191,6 +193,7 @@ public struct SnapshotImporter: Sendable {
     ///   when `stopRequested` returned true before the import was done.
     public func run(
         input: Data, firstLineNumber: Int = 1, progress: (Int) -> Void = { _ in },
+        appending: (ClosedRange<Int>) -> Void = { _ in },
         stopRequested: @escaping @Sendable () -> Bool = { false }
     ) async throws -> Report {
         var report = Report(revisions: [], skipped: [], linesRead: 0)
@@ -238,6 +241,7 @@ public struct SnapshotImporter: Sendable {
                 throw SnapshotImportInterrupted(report: report, firstLineNotAppended: good[start].number)
             }
             let end = min(good.count, start + batchSize)
+            appending(good[start].number...good[end - 1].number)
             var batch = Array(decoded[min(start, decoded.count)..<min(end, decoded.count)])
             // Checked already: decoding the same bytes again gives the same entries.
             for outcome in Self.decode(good[max(start, decoded.count)..<max(end, decoded.count)], of: input) {

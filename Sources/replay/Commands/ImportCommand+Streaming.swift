@@ -16,9 +16,14 @@ extension ImportCommand {
             throw InputError(Self.tooShort(inputName, lines: reader.nextLine - 1, fromLine: fromLine))
         }
         var report = SnapshotImporter.Report(revisions: [], skipped: [], linesRead: fromLine - 1)
+        progress.total = reader.size
+        var consumed = reader.bytesHandedOut
         var first = true
         while let lines = try reader.next(lines: batch) {
             first = false
+            progress.phase = "checking"
+            progress.update(consumed)
+            consumed = reader.bytesHandedOut
             let stopRequested: @Sendable () -> Bool = { Interruption.signal != nil }
             if stopRequested() {
                 throw SnapshotImportInterrupted(
@@ -26,8 +31,10 @@ extension ImportCommand {
             }
             let part: SnapshotImporter.Report
             do {
-                part = try await importer.run(input: lines.text, firstLineNumber: lines.firstLine) {
-                    progress.update($0)
+                part = try await importer.run(input: lines.text, firstLineNumber: lines.firstLine) { _ in
+                } appending: { _ in
+                    progress.phase = "appending"
+                    progress.update(consumed)
                 } stopRequested: {
                     stopRequested()
                 }

@@ -89,7 +89,7 @@ struct ImportCommand: AsyncParsableCommand {
             let importer = SnapshotImporter(options: .init(commitEvery: commitEvery, skipInvalid: skipInvalid)) {
                 try opened.log()
             }
-            var progress = Progress("importing lines")
+            var progress = Progress("importing", unit: commitEvery == nil ? .items("lines") : .bytes)
             let report: SnapshotImporter.Report
             do {
                 report = try await Interruption.catching {
@@ -98,8 +98,13 @@ struct ImportCommand: AsyncParsableCommand {
                     }
                     // Without --skip-invalid, a line with a NUL byte stops the import: no need to read on.
                     let (input, firstLine) = try inputFromFirstLine()
+                    progress.total = firstLine - 1 + Self.lineCount(input)
+                    progress.phase = "checking"
                     return try await importer.run(input: input, firstLineNumber: firstLine) {
                         progress.update($0)
+                    } appending: { lines in
+                        progress.phase = "appending"
+                        progress.update(lines.upperBound, now: true)
                     } stopRequested: {
                         Interruption.signal != nil
                     }
@@ -149,6 +154,12 @@ struct ImportCommand: AsyncParsableCommand {
             start = feed + 1
         }
         return (input[start...], fromLine)
+    }
+
+    /// The number of lines of `input`: a final line feed ends the last line.
+    static func lineCount(_ input: Data) -> Int {
+        let feeds = input.reduce(into: 0) { count, byte in if byte == UInt8(ascii: "\n") { count += 1 } }
+        return feeds + (input.last.map { $0 == UInt8(ascii: "\n") ? 0 : 1 } ?? 0)
     }
 
     /// The refusal of a `--from-line` past the input's last line.

@@ -34,8 +34,10 @@ struct LineBatchReader: ~Copyable {
     private var atEnd = false
     /// The number of the next line to hand out or skip.
     private(set) var nextLine = 1
-    /// The bytes read so far, and the input's size when it is a regular file.
+    /// The bytes read so far, the bytes of the lines handed out or skipped, and the input's
+    /// size when it is a regular file.
     private(set) var bytesRead = 0
+    private(set) var bytesHandedOut = 0
     let size: Int?
 
     /// Opens `path` (`-` for standard input) for reading. With `stopAfterNUL`, for input that is
@@ -104,6 +106,7 @@ struct LineBatchReader: ~Copyable {
         let batch = Batch(text: Data(pending.prefix(end)), firstLine: nextLine, lineCount: lineCount)
         pending = Data(pending.dropFirst(end))
         nextLine += lineCount
+        bytesHandedOut += end
         pendingLines = 0
         scanned = 0
         linesEnd = 0
