@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import replay
@@ -47,5 +48,34 @@ struct ProgressFormatTests {
             #expect(result.status == 0, "\(result)")
             #expect(result.stderr == "", "\(result)")
         }
+    }
+
+    @Test("an import on a terminal shows its phases, its total and what it appended", arguments: [nil, "2"])
+    func importOnTerminal(commitEvery: String?) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = try directory.write("history.jsonl", Fixtures.history)
+        // `script` gives the tool a terminal; its output is what the terminal showed.
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "util-linux's script is needed")
+        let options = commitEvery.map { " --commit-every \($0)" } ?? ""
+        let command = "\(ToolRunner.binary.path) import \(file) --log \(directory.path("app.lmdb"))\(options)"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qec", command, "/dev/null"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let shown = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let size = try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int ?? 0
+        #expect(size > 0 && size < 100_000)
+        if commitEvery == nil {
+            #expect(shown.contains("\rimporting, checking: 3 of 3 lines (100%)"), "\(shown)")
+            #expect(shown.contains("\rimporting, appending: 0 of 3 lines (0%)"), "\(shown)")
+        } else {
+            #expect(shown.contains("\rimporting, checking: 0.0 of 0.0 MB (0%)"), "\(shown)")
+        }
+        #expect(shown.hasSuffix("appended revisions 1 to 3 (3) to \(directory.path("app.lmdb"))\r\n"), "\(shown)")
     }
 }

@@ -44,6 +44,7 @@ struct ImportCommand: AsyncParsableCommand {
             Examples:
               replay import history.jsonl --log app.lmdb
               replay import big.jsonl --commit-every 1000
+              replay import big.jsonl --commit-every 1000 --from-line 5001
               replay export --log old.lmdb | replay import - --log copy.lmdb
             """
     )
@@ -57,7 +58,8 @@ struct ImportCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Commit every N lines, so an import interrupted while appending keeps a gap-free prefix.",
+            "Stream the input N lines at a time, one transaction each: memory holds N lines, and an "
+                + "import stopped midway keeps the batches before.",
             valueName: "N"))
     var commitEvery: Int?
 
@@ -104,7 +106,7 @@ struct ImportCommand: AsyncParsableCommand {
                         progress.update($0)
                     } appending: { lines in
                         progress.phase = "appending"
-                        progress.update(lines.upperBound, now: true)
+                        progress.update(lines.lowerBound - 1, now: true)
                     } stopRequested: {
                         Interruption.signal != nil
                     }

@@ -43,7 +43,8 @@ struct Progress {
         lastUpdate = now
         let line = Self.describe(
             label: label, phase: phase, done: done, total: total, unit: unit, elapsed: now.timeIntervalSince(start))
-        writeToStandardError("\r\u{1B}[K" + line)
+        // Cleared after the text, so that a shorter line leaves nothing of the one before.
+        writeToStandardError("\r" + line + "\u{1B}[K")
     }
 
     /// Clears the progress line.
