@@ -74,7 +74,7 @@ let package = Package(
         .testTarget(
             name: "ReplayTests",
             dependencies: [
-                "ChangeLog", "ListAdapter", "ListFormat", "CLMDB", "ChangeLogTestSupport",
+                "ChangeLog", "ListAdapter", "ListFormat", "CLMDB", "ChangeLogTestSupport", "replay",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]),
     ],

@@ -95,9 +95,9 @@ extension SnapshotImporter {
         }
     }
 
-    /// Where each line of `input` lies, line feeds left out; a final line feed ends the last
-    /// line rather than starting an empty one.
-    static func lines(of input: Data) -> [Line] {
+    /// Where each line of `input` lies, line feeds left out, numbered from `firstNumber`; a
+    /// final line feed ends the last line rather than starting an empty one.
+    static func lines(of input: Data, firstNumber: Int = 1) -> [Line] {
         input.withUnsafeBytes { raw in
             var lines: [Line] = []
             guard let base = raw.baseAddress else { return lines }
@@ -106,7 +106,7 @@ extension SnapshotImporter {
                 let end =
                     memchr(base + start, Int32(UInt8(ascii: "\n")), raw.count - start)
                     .map { base.distance(to: UnsafeRawPointer($0)) } ?? raw.count
-                lines.append(Line(bytes: start..<end, number: lines.count + 1))
+                lines.append(Line(bytes: start..<end, number: firstNumber + lines.count))
                 start = end + 1
             }
             return lines
