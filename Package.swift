@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "ListAdapter", targets: ["ListAdapter"]),
+        .library(name: "ListFormat", targets: ["ListFormat"]),
         .library(name: "ChangeLog", targets: ["ChangeLog"]),
         .library(name: "ChangeLogServer", targets: ["ChangeLogServer"]),
         .executable(name: "replay", targets: ["replay"]),
@@ -32,10 +33,12 @@ let package = Package(
         .target(name: "CFileWriteback"),
         .target(name: "CStandardStreams"),
         .target(name: "ListAdapter"),
+        // The interchange format as text, both ways: the strict reader and the ordered writer.
+        .target(name: "ListFormat", dependencies: ["ListAdapter"]),
         .target(
             name: "ChangeLog",
             dependencies: [
-                "ListAdapter", "CLMDB", "CXXHash", "CFileWriteback",
+                "ListAdapter", "ListFormat", "CLMDB", "CXXHash", "CFileWriteback",
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             exclude: ["LMDB/Defences/DAMAGE.md"]),
@@ -50,24 +53,35 @@ let package = Package(
         .executableTarget(
             name: "replay",
             dependencies: [
-                "ChangeLog", "ChangeLogServer", "ListAdapter", "CStandardStreams",
+                "ChangeLog", "ChangeLogServer", "ListAdapter", "ListFormat", "CStandardStreams",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
+        // The README's complete program; ReadmeProgramTests runs it and compares the README's copy.
+        .executableTarget(name: "TodoLog", dependencies: ["ChangeLog", "ListAdapter"], path: "Examples/TodoLog"),
         .executableTarget(
             name: "ChangeLogWorker", dependencies: ["ChangeLog", "ListAdapter", "CLMDB", "ChangeLogTestSupport"],
             path: "Tests/ChangeLogWorker"),
+        // libFuzzer targets, built and run by scripts/fuzz.sh; a plain build links an empty main.
+        .executableTarget(name: "FuzzImportLine", dependencies: ["ChangeLog"], path: "Tests/Fuzz/FuzzImportLine"),
+        .executableTarget(
+            name: "FuzzRecordDecoder", dependencies: ["ChangeLog"], path: "Tests/Fuzz/FuzzRecordDecoder"),
         // What the worker writes and the tests check, shared by both.
         .target(
             name: "ChangeLogTestSupport", dependencies: ["ChangeLog", "ListAdapter"], path: "Tests/ChangeLogTestSupport"
         ),
         .testTarget(
             name: "ListAdapterTests",
-            dependencies: ["ListAdapter", .product(name: "PropertyBased", package: "swift-property-based")]),
+            dependencies: [
+                "ListAdapter", "ListFormat", .product(name: "PropertyBased", package: "swift-property-based"),
+            ]),
+        .testTarget(name: "ListFormatTests", dependencies: ["ListFormat", "ListAdapter"]),
         .testTarget(
             name: "ChangeLogTests",
-            dependencies: ["ChangeLog", "ListAdapter", "CLMDB", "CFileWriteback", "ChangeLogTestSupport"]),
+            dependencies: [
+                "ChangeLog", "ListAdapter", "ListFormat", "CLMDB", "CFileWriteback", "ChangeLogTestSupport",
+            ]),
         .testTarget(
             name: "ChangeLogServerTests",
             dependencies: [
@@ -79,7 +93,7 @@ let package = Package(
         .testTarget(
             name: "ReplayTests",
             dependencies: [
-                "ChangeLog", "ListAdapter", "CLMDB", "ChangeLogTestSupport",
+                "ChangeLog", "ListAdapter", "ListFormat", "CLMDB", "ChangeLogTestSupport", "replay",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]),
     ],

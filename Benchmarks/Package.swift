@@ -30,8 +30,20 @@ let package = Package(
                 .product(name: "Benchmark", package: "package-benchmark"),
                 .product(name: "ChangeLog", package: "ListChangeLog"),
                 .product(name: "ListAdapter", package: "ListChangeLog"),
+                .product(name: "ListFormat", package: "ListChangeLog"),
             ],
             path: "Benchmarks/ChangeLogBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
+        .executableTarget(
+            name: "ReduceBenchmarks",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "ChangeLog", package: "ListChangeLog"),
+                .product(name: "ListAdapter", package: "ListChangeLog"),
+            ],
+            path: "Benchmarks/ReduceBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
         ),
         // The raw LMDB baseline: the root package keeps its CLMDB module to itself, so the

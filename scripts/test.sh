@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # The test command of the README and of CI: installs what the system lacks, checks the
-# formatting, builds and runs every test, then builds the API documentation with warnings as
-# errors.
+# formatting, builds and runs every test, fuzzes each libFuzzer target for 60 seconds, then
+# builds the API documentation with warnings as errors. The sanitizer suites
+# (scripts/sanitize.sh) do not fit CI's 30 minutes on two cores: run them by hand.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/bootstrap.sh
-swift format lint --strict --recursive Package.swift Sources Tests
+swift format lint --strict --recursive Package.swift Sources Tests Examples
 swift test "$@"
+scripts/fuzz.sh FuzzImportLine 60
+scripts/fuzz.sh FuzzRecordDecoder 60
 scripts/docs.sh

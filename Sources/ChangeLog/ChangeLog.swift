@@ -91,14 +91,35 @@ public final class ChangeLog: Sendable {
         /// ``ChangeLog/readingWithoutLock`` says so and why: writers running at the same time
         /// do not see such a reader.
         public var readOnly: Bool
+        /// The permission bits of the files of a log this open creates, as an octal number: by
+        /// default `0o600`, private to the user who creates the log. Group or world access is
+        /// given only when asked for: `0o640` lets the file's group read the log, `0o660` lets
+        /// it write too. `data.mdb` gets these bits; `lock.mdb`, in which LMDB's readers record
+        /// themselves, gets write access too wherever they allow reading (`0o660` for `0o640`).
+        /// The directory a log is created in, when this open creates it, gets the search bit
+        /// added wherever reading or writing is allowed (`0o700` by default, `0o750` for
+        /// `0o640`).
+        ///
+        /// The bits are applied exactly, whatever the process's `umask` (as `mkdir -m` applies
+        /// its mode). They must include the owner's read and write (`0o600`) and hold nothing
+        /// but read and write bits (at most `0o666`); other values throw
+        /// ``ChangeLogError/Code/invalidArgument``. An existing log, directory or file keeps its
+        /// bits; a `lock.mdb` created beside an existing data file gets the data file's.
+        public var fileMode: Int
 
-        /// Creates options; by default the log is created when missing, opened for reading and
-        /// writing, durable, starts with a 16 MiB map, allows 126 readers and polls for other
-        /// writers every 100 ms while subscriptions wait.
+        /// The default ``fileMode``: read and write for the owner only.
+        public static let privateFileMode = 0o600
+
+        /// Creates options; by default the log is created when missing, private to its owner
+        /// (``fileMode`` `0o600`), opened for reading and writing, durable, starts with a 16 MiB
+        /// map, allows 126 readers and polls for other writers every 100 ms while subscriptions
+        /// wait.
         public init(
             createIfMissing: Bool = true, durability: Durability = .durable, initialMapSize: Int = 16 << 20,
-            maxReaders: Int = 126, subscriptionPollInterval: Duration = .milliseconds(100), readOnly: Bool = false
+            maxReaders: Int = 126, subscriptionPollInterval: Duration = .milliseconds(100), readOnly: Bool = false,
+            fileMode: Int = Options.privateFileMode
         ) {
+            self.fileMode = fileMode
             self.readOnly = readOnly
             self.createIfMissing = createIfMissing
             self.durability = durability
@@ -140,8 +161,9 @@ public final class ChangeLog: Sendable {
     /// - Throws: ``ChangeLogError`` with ``ChangeLogError/Code/logNotFound`` (no log at the path,
     ///   and ``Options/createIfMissing`` is false or ``Options/readOnly`` true),
     ///   ``ChangeLogError/Code/cannotOpen`` (not a directory, no permission, not a log, no space
-    ///   left for the log's files; or the log was deleted or replaced while another instance in
-    ///   this process still has it open),
+    ///   left for the log's files, a `data.mdb` or `lock.mdb` that is not a regular file, such as
+    ///   a FIFO, a device or a socket, which is refused before anything opens it; or the log was
+    ///   deleted or replaced while another instance in this process still has it open),
     ///   ``ChangeLogError/Code/incompatibleOptions`` (open in this process with another
     ///   durability, or for reading only where this open writes, or the other way round),
     ///   ``ChangeLogError/Code/unsupportedFormat``,
@@ -169,6 +191,13 @@ public final class ChangeLog: Sendable {
                     + "\(options.initialMapSize) and \(options.maxReaders))",
                 path: path)
         }
+        guard Options.isValidFileMode(options.fileMode) else {
+            throw ChangeLogError(
+                code: .invalidArgument,
+                message: "fileMode \(Options.octal(options.fileMode)) is not a log's file mode: it must include the "
+                    + "owner's read and write (0600) and hold only read and write bits (at most 0666)",
+                path: path)
+        }
         let creates = options.createIfMissing && !options.readOnly
         switch PathStatus(of: path) {
         case .missing:
@@ -185,19 +214,16 @@ public final class ChangeLog: Sendable {
                     message: "no log at \(path): check the path" + Self.creationAdvice(options),
                     path: path)
             }
-            do {
-                try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-            } catch {
-                throw Self.creationFailure(error, path: path)
-            }
+            try Self.createDirectory(at: path, fileMode: options.fileMode)
         case .unreachable(let code):
             throw ChangeLogError(
                 code: .cannotOpen,
                 message: "cannot reach \(path) (\(code)): check the directories on its path",
                 path: path)
         case .notDirectory, .emptyFile:
+            let what = SpecialFile.kind(ofFileAt: path).map { "\($0)" } ?? "a file"
             throw ChangeLogError(
-                code: .cannotOpen, message: "\(path) is a file; a log is a directory: pass the directory's path",
+                code: .cannotOpen, message: "\(path) is \(what); a log is a directory: pass the directory's path",
                 path: path)
         case .directory:
             guard !creates else { break }
@@ -223,7 +249,8 @@ public final class ChangeLog: Sendable {
         }
         let configuration = LMDBEnvironment.Configuration(
             mapSize: options.initialMapSize, maxDatabases: 4, maxReaders: UInt32(options.maxReaders),
-            flags: options.durability.flags | (options.readOnly ? UInt32(MDB_RDONLY) : 0))
+            flags: options.durability.flags | (options.readOnly ? UInt32(MDB_RDONLY) : 0),
+            fileMode: mode_t(options.fileMode))
         let environment = try Self.openEnvironment(path: path, configuration: configuration)
         guard environment.configuration.flags == configuration.flags else {
             throw Self.incompatibility(path: path, openFlags: environment.configuration.flags, options: options)
@@ -260,6 +287,13 @@ public final class ChangeLog: Sendable {
     private static func openingFailure(
         _ error: LMDBError, path: String, configuration: LMDBEnvironment.Configuration
     ) -> ChangeLogError {
+        if error.code == ENODEV, let special = SpecialFile.first(inDirectory: path) {
+            return ChangeLogError(
+                code: .cannotOpen,
+                message: "cannot open the log at \(path): its \(special.name) is \(special.kind), not a regular file "
+                    + "as a log's files are; remove it, or pass the directory of a log",
+                path: path)
+        }
         let code: ChangeLogError.Code
         let message: String
         switch error.code {
@@ -278,6 +312,12 @@ public final class ChangeLog: Sendable {
             message =
                 "cannot open the log at \(path): its data file is damaged, or shorter than the pages its header says "
                 + "are in use (a partial copy, a disk that filled up while copying); restore the log from a backup"
+        case MDB_INVALID, MDB_VERSION_MISMATCH:
+            code = .cannotOpen
+            message =
+                "cannot open the log at \(path): its data.mdb is not an LMDB data file this library reads (its header "
+                + "is damaged, or it is another kind of file); restore the log from a backup, or pass the directory "
+                + "of a log"
         case EPERM where configuration.flags & UInt32(MDB_RDONLY) == 0,
             EROFS where configuration.flags & UInt32(MDB_RDONLY) == 0:
             code = .cannotOpen
@@ -340,14 +380,19 @@ public final class ChangeLog: Sendable {
 
     /// The error for a log directory that could not be created: the system's reason, with advice
     /// where the reason suggests one.
-    private static func creationFailure(_ error: any Error, path: String) -> ChangeLogError {
+    static func creationFailure(_ error: any Error, path: String) -> ChangeLogError {
         let posix = (error as? POSIXError) ?? ((error as? CocoaError)?.underlying as? POSIXError)
         guard let posix else {
             return ChangeLogError(
                 code: .cannotOpen, message: "cannot create the log directory \(path): \(error.localizedDescription)",
                 path: path)
         }
-        let code = Errno(rawValue: posix.code.rawValue)
+        return creationFailure(code: posix.code.rawValue, path: path)
+    }
+
+    /// The error for a log directory that could not be created, with the system's `errno`.
+    static func creationFailure(code: Int32, path: String) -> ChangeLogError {
+        let code = Errno(rawValue: code)
         let advice: String
         switch code {
         case .permissionDenied, .notPermitted: advice = ": check the permissions of the directories on its path"

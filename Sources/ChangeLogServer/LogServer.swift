@@ -2,7 +2,7 @@ import ChangeLog
 import Hummingbird
 import Logging
 
-/// The HTTP face of a ``ChangeLog``: read-only routes for its revisions and Server-Sent Events
+/// The HTTP face of a `ChangeLog`: read-only routes for its revisions and Server-Sent Events
 /// that follow it live. It never appends.
 ///
 /// The routes, their answers and errors are a contract: <doc:HTTP> describes each with an

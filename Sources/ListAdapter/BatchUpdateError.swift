@@ -31,6 +31,7 @@ public struct BatchUpdateError: Error, Hashable, Sendable, CustomStringConvertib
     }
 
     /// ``message``.
+    /// - Complexity: O(1).
     public var description: String { message }
 }
 

@@ -10,9 +10,16 @@ import Dispatch
 final class DiffExecutor: TaskExecutor {
     private let queue: DispatchQueue
 
+    /// Marks the queues of diff executors, for ``isCurrent``.
+    private static let key = DispatchSpecificKey<Bool>()
+
     init(label: String) {
         queue = DispatchQueue(label: label)
+        queue.setSpecific(key: Self.key, value: true)
     }
+
+    /// Whether the caller runs on the queue of a diff executor.
+    static var isCurrent: Bool { DispatchQueue.getSpecific(key: key) == true }
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)

@@ -8,6 +8,7 @@ public struct ItemPath: Hashable, Comparable, Sendable, CustomStringConvertible 
     public var item: Int
 
     /// Creates the path of the item at `item` in the section at `section`.
+    /// - Complexity: O(1).
     @inlinable
     public init(section: Int, item: Int) {
         self.section = section
@@ -15,17 +16,20 @@ public struct ItemPath: Hashable, Comparable, Sendable, CustomStringConvertible 
     }
 
     /// Orders paths by section, then by item: the order of the interchange format's ascending path lists.
+    /// - Complexity: O(1).
     @inlinable
     public static func < (lhs: ItemPath, rhs: ItemPath) -> Bool {
         (lhs.section, lhs.item) < (rhs.section, rhs.item)
     }
 
     /// The path as the interchange format writes it: `[section, item]`.
+    /// - Complexity: O(1).
     public var description: String { "[\(section), \(item)]" }
 }
 
 extension ItemPath: Codable {
     /// Decodes the two-element array `[section, item]`.
+    /// - Complexity: O(1).
     public init(from decoder: any Decoder) throws {
         var container = try decoder.unkeyedContainer()
         let section = try container.decode(Int.self)
@@ -38,6 +42,7 @@ extension ItemPath: Codable {
     }
 
     /// Encodes the path as the two-element array `[section, item]`.
+    /// - Complexity: O(1).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.unkeyedContainer()
         try container.encode(section)

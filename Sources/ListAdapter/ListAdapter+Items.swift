@@ -14,7 +14,7 @@ extension ListAdapter {
     ///
     /// - Returns: The item, or `nil` when `path` is outside the snapshot.
     /// - Throws: ``ListAdapterError`` with code ``ListAdapterError/Code/itemFetchFailed`` when the
-    ///   data source's ``ListDataSource/item(for:)`` throws.
+    ///   data source's ``ListSource/item(for:)`` throws.
     /// - Complexity: O(1) expected, plus the data source's fetch on a cache miss.
     public func item(at path: ItemPath) async throws(ListAdapterError) -> Item? {
         guard let id = snapshot.identifier(at: path) else { return nil }
@@ -29,7 +29,7 @@ extension ListAdapter {
     ///
     /// - Returns: The item, or `nil` when `id` is not in the current ``snapshot``.
     /// - Throws: ``ListAdapterError`` with code ``ListAdapterError/Code/itemFetchFailed`` when the
-    ///   data source's ``ListDataSource/item(for:)`` throws.
+    ///   data source's ``ListSource/item(for:)`` throws.
     /// - Complexity: O(1) expected, plus the data source's fetch on a cache miss.
     public func item(for id: ItemID) async throws(ListAdapterError) -> Item? {
         guard let path = snapshot.path(of: id), let entry = snapshot.item(at: path) else { return nil }

@@ -1,6 +1,7 @@
 import Synchronization
 
-/// Turns a ``ListDataSource`` into a stream of snapshots and the changes between them, and maps
+/// Turns a ``ListSource`` (a ``ListDataSource``, a main-actor model) or the snapshots an app
+/// hands it (``apply(_:)``) into a stream of snapshots and the changes between them, and maps
 /// index paths to identifiers and items: ISListViewAdapter in Swift concurrency.
 ///
 /// ```swift
@@ -11,21 +12,32 @@ import Synchronization
 /// for await update in adapter.updates() { record(update) }                  // async consumers
 /// ```
 ///
-/// On ``invalidate()`` the adapter re-reads the data source's identifiers, section titles and
-/// summaries, builds the new ``snapshot`` and computes the ``ListChanges`` from the current one,
-/// all off the main actor (on a serial queue of the adapter's own, not on the cooperative pool),
-/// then delivers a ``ListAdapterUpdate`` to its observers on the main actor. The main actor never
-/// waits for the data source or the diff, and no item is fetched: items are fetched one at a time
-/// by ``item(at:)``, through a bounded cache. Only identifiers, titles and summaries are held.
+/// On ``invalidate()`` the adapter reads the data source once (``ListSource/contents()``, on the
+/// data source's own isolation: one hop to the main actor for a main-actor model), builds the new
+/// ``snapshot`` and computes the ``ListChanges`` from the current one off the main actor (on a
+/// serial queue of the adapter's own, not on the cooperative pool), then delivers a
+/// ``ListAdapterUpdate`` to its observers on the main actor. The main actor never waits for the
+/// diff, and no item is fetched: items are fetched one at a time by ``item(at:)``, through a
+/// bounded cache. Only identifiers, titles and summaries are held.
 ///
-/// Invalidations that arrive while a diff runs are coalesced: when the diff is delivered, one
-/// more diff runs if any arrived, however many. Every diff reads the data source after the
-/// invalidations it covers, so the latest state is always delivered and none is lost.
+/// ## When invalidations merge
+///
+/// One diff runs at a time. A request (``invalidate()``, ``ListInvalidator/invalidate()``,
+/// ``apply(_:)``) made while no diff runs starts one at once; the requests made while a diff runs,
+/// however many, are merged into the one diff that runs after it. A diff reads the data source
+/// after every request it covers, so the latest state is always delivered and none is lost, but
+/// the states in between are not: five edits invalidated while a diff runs become one update
+/// (and one revision of a recorder). A main-actor data source is read when the main actor is
+/// next free, so edits made in the same main-actor job as their invalidation are read together.
+///
+/// For one update per change, wait for each to be delivered before making the next:
+/// `await adapter.invalidateAndWait()` (or ``applyAndWait(_:)``) after each change delivers an
+/// update for each, in order; a `ChangeLogRecorder` then stores one revision for each.
 ///
 /// When the data source throws, or returns an identifier twice, observers get a
 /// ``ListAdapterError`` and the adapter keeps its last good snapshot.
 @MainActor
-public final class ListAdapter<DataSource: ListDataSource> {
+public final class ListAdapter<DataSource: ListSource> {
     /// The identifier type of the data source.
     public typealias ItemID = DataSource.ItemID
     /// The summary type of the data source.
@@ -58,6 +70,8 @@ public final class ListAdapter<DataSource: ListDataSource> {
     private var isChangingDataSource = false
     /// The task running diffs, while there is work.
     private var diffTask: Task<Void, Never>?
+    /// The snapshot of the latest ``apply(_:)`` and the request it counted, until a diff starts.
+    private var appliedSnapshot: (snapshot: Snapshot, request: UInt64)?
     /// The diff being awaited, which `setDataSource(_:)` abandons.
     private var runningDiff: AbandonableDiff<Result<(Snapshot, Changes), ListAdapterError>>?
     /// Where diffs run: a serial queue of the adapter's own, off the main actor and the pool.
@@ -76,7 +90,7 @@ public final class ListAdapter<DataSource: ListDataSource> {
     /// Item fetches in flight, so that concurrent requests for one item share one fetch.
     var itemFetches: [LiteralKey<ItemID>: ItemFetch] = [:]
 
-    /// Creates an adapter over `dataSource` and attaches it (``ListDataSource/attach(_:)``).
+    /// Creates an adapter over `dataSource` and attaches it (``ListSource/attach(_:)``).
     ///
     /// The adapter starts empty: call ``invalidate()`` (or let the data source's invalidator do
     /// it) to load the data source's first snapshot.
@@ -117,9 +131,39 @@ public final class ListAdapter<DataSource: ListDataSource> {
     /// Invalidates, then waits until the resulting update (or failure) has been delivered to
     /// observers and no more work is pending.
     ///
+    /// Calling it after each change delivers one update per change, in order: the change is
+    /// never merged with the next one (see "When invalidations merge").
+    ///
     /// - Complexity: That of ``invalidate()``.
     public func invalidateAndWait() async {
         invalidate()
+        await waitUntilIdle()
+    }
+
+    /// Makes `snapshot` what the adapter shows next, as a diffable data source's `apply` does: the
+    /// changes from the current snapshot are computed off the main actor and delivered to the
+    /// observers (and recorders) like those of an invalidation.
+    ///
+    /// Returns at once. An applied snapshot is a request like ``invalidate()`` and merges as one:
+    /// the diff that covers it delivers the latest request's state, which is `snapshot` if no
+    /// later ``apply(_:)`` or invalidation came before that diff started (a later invalidation
+    /// makes the diff read the data source instead, a later snapshot replaces this one). The data
+    /// source still fetches the items (``item(at:)``); ``SnapshotSource`` is a data source for
+    /// adapters fed by snapshots only.
+    ///
+    /// - Complexity: O(1) here; the diff costs O(*n*) expected off the main actor.
+    public func apply(_ snapshot: Snapshot) {
+        (dataSource as? any AppliedSnapshotKeeper)?.keep(snapshot)
+        appliedSnapshot = (snapshot, requests.request())
+        startIfNeeded()
+    }
+
+    /// Applies `snapshot`, then waits until its update has been delivered to the observers and no
+    /// more work is pending: called for each snapshot, it delivers one update per snapshot.
+    ///
+    /// - Complexity: That of ``apply(_:)``.
+    public func applyAndWait(_ snapshot: Snapshot) async {
+        apply(snapshot)
         await waitUntilIdle()
     }
 
@@ -216,9 +260,15 @@ public final class ListAdapter<DataSource: ListDataSource> {
         // Read the count before the data source: a request counted after this line is handled
         // by the next turn of the loop.
         handledRequests = requested
+        // An applied snapshot is the content when it is the latest request; a later invalidation
+        // asks for the data source instead.
+        let applied = appliedSnapshot.flatMap { $0.request == requested ? $0.snapshot : nil }
+        appliedSnapshot = nil
         let source = dataSource
         let base = snapshot
-        let diff = AbandonableDiff(on: diffExecutor) { await Self.computeUpdate(of: source, from: base) }
+        let diff = AbandonableDiff(on: diffExecutor) {
+            await Self.computeUpdate(of: source, applied: applied, from: base)
+        }
         runningDiff = diff
         return DiffTurn(diff: diff, attachment: attachment, base: base)
     }
@@ -259,28 +309,40 @@ public final class ListAdapter<DataSource: ListDataSource> {
         Task.detached(executorPreference: executor) { retired.drop() }
     }
 
-    /// Reads `dataSource` and diffs `base` against it, off the main actor (on the task executor
-    /// preferred by the caller: the adapter's `diffExecutor`).
+    /// Diffs `base` against `applied`, or else against `dataSource` read once, off the main actor
+    /// (on the task executor preferred by the caller: the adapter's `diffExecutor`).
     @concurrent
     private nonisolated static func computeUpdate(
-        of dataSource: DataSource, from base: Snapshot
+        of dataSource: DataSource, applied: Snapshot?, from base: Snapshot
     ) async -> Result<(Snapshot, Changes), ListAdapterError> {
-        let identifiers: [ItemID]
+        let newSnapshot: Snapshot
+        if let applied {
+            newSnapshot = applied
+        } else {
+            switch await read(dataSource) {
+            case .success(let snapshot): newSnapshot = snapshot
+            case .failure(let error): return .failure(error)
+            }
+        }
+        return .success((newSnapshot, base.changes(to: newSnapshot)))
+    }
+
+    /// The snapshot of `dataSource`'s contents: one call to the data source (on its isolation),
+    /// then the snapshot built here. The contents are released on return, so that a model that
+    /// mutates its state after the snapshot is built does not copy what they held.
+    @concurrent
+    private nonisolated static func read(_ dataSource: DataSource) async -> Result<Snapshot, ListAdapterError> {
+        let contents: ListContents<ItemID, Summary>
         do {
-            identifiers = try await dataSource.identifiers()
+            contents = try await dataSource.contents()
         } catch {
             return .failure(.identifiersFailed(error))
         }
-        let newSnapshot: Snapshot
         do {
-            newSnapshot = try Snapshot(
-                identifiers: identifiers,
-                sectionTitle: { dataSource.sectionTitle(for: $0) ?? "" },
-                summary: { dataSource.summary(for: $0) })
+            return .success(try contents.snapshot())
         } catch {
             return .failure(.duplicateIdentifier(error))
         }
-        return .success((newSnapshot, base.changes(to: newSnapshot)))
     }
 
     /// Makes `newSnapshot` current and tells the observers and streams.

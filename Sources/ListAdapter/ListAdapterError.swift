@@ -9,15 +9,17 @@ public struct ListAdapterError: Error, CustomStringConvertible {
         /// The code's stable name.
         public let name: String
 
-        /// The data source's ``ListDataSource/identifiers()`` threw; ``underlying`` is its error.
+        /// The data source's ``ListSource/contents()`` (or ``ListDataSource/identifiers()``) threw;
+        /// ``underlying`` is its error.
         public static let identifiersFailed = Code(name: "identifiersFailed")
         /// The data source returned an identifier twice; ``underlying`` is the
         /// ``ListSnapshotError`` that names it and both of its positions.
         public static let duplicateIdentifier = Code(name: "duplicateIdentifier")
-        /// The data source's ``ListDataSource/item(for:)`` threw; ``underlying`` is its error.
+        /// The data source's ``ListSource/item(for:)`` threw; ``underlying`` is its error.
         public static let itemFetchFailed = Code(name: "itemFetchFailed")
 
         /// The code's stable name.
+        /// - Complexity: O(1).
         public var description: String { name }
     }
 
@@ -29,6 +31,7 @@ public struct ListAdapterError: Error, CustomStringConvertible {
     public let underlying: (any Error)?
 
     /// Creates an error.
+    /// - Complexity: O(1).
     public init(code: Code, message: String, underlying: (any Error)? = nil) {
         self.code = code
         self.message = message
@@ -36,9 +39,11 @@ public struct ListAdapterError: Error, CustomStringConvertible {
     }
 
     /// The snapshot error naming the duplicate identifier, for ``Code/duplicateIdentifier``.
+    /// - Complexity: O(1).
     public var snapshotError: ListSnapshotError? { underlying as? ListSnapshotError }
 
     /// The message, followed by the underlying error when there is one.
+    /// - Complexity: O(*m*), where *m* is the length of the message and of the underlying error's description.
     public var description: String {
         guard let underlying else { return message }
         return "\(message) (\(underlying))"

@@ -7,7 +7,7 @@
 @MainActor
 public protocol ListAdapterObserver<DataSource>: AnyObject {
     /// The data source type of the adapters this observer watches.
-    associatedtype DataSource: ListDataSource
+    associatedtype DataSource: ListSource
 
     /// Called after `adapter` moved to a new snapshot; `adapter.snapshot` is already
     /// `update.newSnapshot`.
@@ -21,5 +21,6 @@ public protocol ListAdapterObserver<DataSource>: AnyObject {
 
 extension ListAdapterObserver {
     /// Ignores the failure.
+    /// - Complexity: O(1).
     public func listAdapter(_ adapter: ListAdapter<DataSource>, didFail error: ListAdapterError) {}
 }

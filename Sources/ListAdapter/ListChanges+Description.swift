@@ -7,9 +7,11 @@ extension ListChanges {
         public var itemsDeleted = 0, itemsInserted = 0, itemsMoved = 0, itemsUpdated = 0
 
         /// Creates zero counts.
+        /// - Complexity: O(1).
         public init() {}
 
         /// Adds `other`'s counts to these.
+        /// - Complexity: O(1).
         public static func += (lhs: inout Self, rhs: Self) {
             lhs.sectionsDeleted += rhs.sectionsDeleted
             lhs.sectionsInserted += rhs.sectionsInserted
@@ -22,6 +24,7 @@ extension ListChanges {
 
         /// `sections +1 -0 ~0  items +3 -1 ~2 *1`: `+` inserted, `-` deleted, `~` moved,
         /// `*` updated.
+        /// - Complexity: O(1).
         public var description: String {
             "sections +\(sectionsInserted) -\(sectionsDeleted) ~\(sectionsMoved)  "
                 + "items +\(itemsInserted) -\(itemsDeleted) ~\(itemsMoved) *\(itemsUpdated)"
@@ -76,5 +79,47 @@ extension ListChanges {
             return "update item\(id($0.from)) \(place): summary now \(to)"
         }
         return lines
+    }
+}
+
+extension ListChanges: CustomStringConvertible {
+    /// The most operations ``description`` lists; ``describedInWords(old:)`` lists them all.
+    static var describedOperationLimit: Int { 50 }
+
+    /// The changes as `replay show` words them: the counts (``Counts``: `+` inserted, `-` deleted,
+    /// `~` moved, `*` updated), then one indented line per operation in the format's order, at most
+    /// 50, removals described by position:
+    ///
+    /// ```
+    /// sections +1 -0 ~0  items +1 -1 ~0 *1
+    ///   insert section 2 "Archive" with 3 items
+    ///   delete item at [0, 4]
+    ///   insert item "b7" at [0, 0] (summary "New")
+    ///   update item at [1, 2]: summary now "Read"
+    /// ```
+    ///
+    /// - Complexity: O(*c*), where *c* is the number of operations (at most 50 are worded).
+    public var description: String {
+        var lines = [counts.description]
+        let limited = prefix(operations: Self.describedOperationLimit)
+        lines += limited.describedInWords(old: nil).map { "  " + $0 }
+        let rest = operationCount - limited.operationCount
+        if rest > 0 { lines.append("  ... and \(rest) more operation\(rest == 1 ? "" : "s")") }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The first `limit` operations, in the format's order.
+    private func prefix(operations limit: Int) -> Self {
+        guard operationCount > limit else { return self }
+        var remaining = limit
+        func take<T>(_ list: [T]) -> [T] {
+            let taken = Array(list.prefix(remaining))
+            remaining -= taken.count
+            return taken
+        }
+        return Self(
+            deletedSections: take(deletedSections), insertedSections: take(insertedSections),
+            movedSections: take(movedSections), deletedItems: take(deletedItems), insertedItems: take(insertedItems),
+            movedItems: take(movedItems), updatedItems: take(updatedItems))
     }
 }

@@ -17,6 +17,7 @@ public struct ListChanges<ItemID: Hashable & Sendable, Summary: Hashable & Senda
         public var section: Section
 
         /// Creates a section insertion.
+        /// - Complexity: O(1).
         @inlinable
         public init(index: Int, section: Section) {
             self.index = index
@@ -32,6 +33,7 @@ public struct ListChanges<ItemID: Hashable & Sendable, Summary: Hashable & Senda
         public var to: Int
 
         /// Creates a section move.
+        /// - Complexity: O(1).
         @inlinable
         public init(from: Int, to: Int) {
             self.from = from
@@ -49,6 +51,7 @@ public struct ListChanges<ItemID: Hashable & Sendable, Summary: Hashable & Senda
         public var summary: Summary?
 
         /// Creates an item insertion.
+        /// - Complexity: O(1).
         @inlinable
         public init(at: ItemPath, id: ItemID, summary: Summary?) {
             self.at = at
@@ -58,12 +61,14 @@ public struct ListChanges<ItemID: Hashable & Sendable, Summary: Hashable & Senda
 
         /// Equal when the paths are and the identifiers and summaries are, strings compared by
         /// their Unicode scalars, as snapshots compare them.
+        /// - Complexity: O(1), plus O(*l*) for strings of length *l*.
         @inlinable
         public static func == (lhs: Self, rhs: Self) -> Bool {
             lhs.at == rhs.at && literallyEqual(lhs.id, rhs.id) && literallyEqual(lhs.summary, rhs.summary)
         }
 
         /// Hashes the path, the identifier and the summary, consistently with `==`.
+        /// - Complexity: O(1), plus O(*l*) for strings of length *l*.
         @inlinable
         public func hash(into hasher: inout Hasher) {
             hasher.combine(at)
@@ -80,6 +85,7 @@ public struct ListChanges<ItemID: Hashable & Sendable, Summary: Hashable & Senda
         public var to: ItemPath
 
         /// Creates an item move.
+        /// - Complexity: O(1).
         @inlinable
         public init(from: ItemPath, to: ItemPath) {
             self.from = from
@@ -97,6 +103,7 @@ public struct ListChanges<ItemID: Hashable & Sendable, Summary: Hashable & Senda
         public var summary: Summary?
 
         /// Creates an item update.
+        /// - Complexity: O(1).
         @inlinable
         public init(from: ItemPath, to: ItemPath, summary: Summary?) {
             self.from = from
@@ -106,12 +113,14 @@ public struct ListChanges<ItemID: Hashable & Sendable, Summary: Hashable & Senda
 
         /// Equal when the paths are and the summaries are, strings compared by their Unicode
         /// scalars, as snapshots compare them.
+        /// - Complexity: O(1), plus O(*l*) for a string summary of length *l*.
         @inlinable
         public static func == (lhs: Self, rhs: Self) -> Bool {
             lhs.from == rhs.from && lhs.to == rhs.to && literallyEqual(lhs.summary, rhs.summary)
         }
 
         /// Hashes the paths and the summary, consistently with `==`.
+        /// - Complexity: O(1), plus O(*l*) for a string summary of length *l*.
         @inlinable
         public func hash(into hasher: inout Hasher) {
             hasher.combine(from)
@@ -136,6 +145,7 @@ public struct ListChanges<ItemID: Hashable & Sendable, Summary: Hashable & Senda
     public var updatedItems: [ItemUpdate]
 
     /// Creates changes from their operation lists; every list defaults to empty.
+    /// - Complexity: O(1).
     @inlinable
     public init(
         deletedSections: [Int] = [],
@@ -156,12 +166,14 @@ public struct ListChanges<ItemID: Hashable & Sendable, Summary: Hashable & Senda
     }
 
     /// Whether there is no operation at all.
+    /// - Complexity: O(1).
     public var isEmpty: Bool {
         deletedSections.isEmpty && insertedSections.isEmpty && movedSections.isEmpty
             && deletedItems.isEmpty && insertedItems.isEmpty && movedItems.isEmpty && updatedItems.isEmpty
     }
 
     /// The total number of operations of every kind.
+    /// - Complexity: O(1).
     public var operationCount: Int {
         deletedSections.count + insertedSections.count + movedSections.count + deletedItems.count
             + insertedItems.count + movedItems.count + updatedItems.count

@@ -27,6 +27,7 @@ public struct ListChangesError: Error, Hashable, Sendable, CustomStringConvertib
     }
 
     /// ``message``.
+    /// - Complexity: O(1).
     public var description: String { message }
 }
 

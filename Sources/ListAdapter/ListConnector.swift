@@ -12,7 +12,7 @@
 /// If the renderer rejects a batch, the connector records the error (``lastError``,
 /// ``onRendererError``) and resynchronises the renderer with `reloadData`.
 @MainActor
-public final class ListConnector<DataSource: ListDataSource, Renderer: ListRenderer>: ListAdapterObserver
+public final class ListConnector<DataSource: ListSource, Renderer: ListRenderer>: ListAdapterObserver
 where Renderer.ItemID == DataSource.ItemID, Renderer.Summary == DataSource.Summary {
     /// The connector's snapshot type.
     public typealias Snapshot = ListSnapshot<DataSource.ItemID, DataSource.Summary>

@@ -1,25 +1,28 @@
-/// What a ``ListAdapter`` shows: the ordered identifiers of a list, each identifier's section and
-/// summary, and the items themselves, fetched one at a time only when asked for.
+/// A ``ListSource`` that answers per identifier: the ordered identifiers of a list, each
+/// identifier's section and summary, and the items themselves, fetched one at a time only when
+/// asked for.
 ///
-/// This is ISListViewAdapter's data source in Swift concurrency. Only identifiers, section titles
-/// and summaries are held in memory; items stay in the data source (a database, a server) until
-/// ``ListAdapter/item(at:)`` asks for one. On each invalidation the adapter calls
-/// ``identifiers()`` once, then ``sectionTitle(for:)`` and ``summary(for:)`` once for every
-/// identifier, all on the same task and off the main actor; answer them from one consistent state
-/// (an identifier that ``identifiers()`` returned should still have a title and a summary).
+/// This is ISListViewAdapter's data source in Swift concurrency, for `Sendable` types that are
+/// not isolated to an actor (state behind a lock, a database); a model isolated to the main actor
+/// conforms to ``ListSource`` instead. Only identifiers, section titles and summaries are held in
+/// memory; items stay in the data source (a database, a server) until ``ListAdapter/item(at:)``
+/// asks for one. On each invalidation the adapter calls ``identifiers()`` once, then
+/// ``sectionTitle(for:)`` and ``summary(for:)`` once for every identifier, all on the same task
+/// and off the main actor; answer them from one consistent state (an identifier that
+/// ``identifiers()`` returned should still have a title and a summary).
 ///
 /// Sections appear in the order of their first identifier, and an identifier's section is the
 /// one ``sectionTitle(for:)`` names, so a data source groups items simply by titling them.
 ///
 /// When the data changes, call ``ListInvalidator/invalidate()`` on the invalidator the adapter
-/// hands to ``attach(_:)``, from any thread or actor.
-public protocol ListDataSource<ItemID, Summary, Item>: Sendable {
-    /// The type that identifies an item, unique across the list.
-    associatedtype ItemID: Hashable & Sendable
-    /// The type that describes an item's current state; a changed summary is an update.
-    associatedtype Summary: Hashable & Sendable
-    /// The type of the items the data source fetches.
-    associatedtype Item: Sendable
+/// hands to ``ListSource/attach(_:)``, from any thread or actor.
+public protocol ListDataSource<ItemID, Summary, Item>: ListSource {
+    /// The type that identifies an item, unique across the list (restated so that a conforming
+    /// type's ``identifiers()`` determines it).
+    associatedtype ItemID
+    /// The type that describes an item's current state (restated so that a conforming type's
+    /// ``summary(for:)`` determines it).
+    associatedtype Summary
 
     /// Every identifier of the list, in display order.
     ///
@@ -34,20 +37,17 @@ public protocol ListDataSource<ItemID, Summary, Item>: Sendable {
     /// The summary of the item identified by `id`, or `nil` for none. An item whose summary is
     /// `nil` before and after an invalidation is never reported as updated.
     func summary(for id: ItemID) -> Summary?
-
-    /// Fetches the item identified by `id`.
-    ///
-    /// - Throws: Any error; ``ListAdapter/item(at:)`` reports it as a ``ListAdapterError`` with
-    ///   code ``ListAdapterError/Code/itemFetchFailed``.
-    func item(for id: ItemID) async throws -> Item
-
-    /// Called when an adapter starts using this data source, with the invalidator to call when
-    /// the data changes. The default implementation does nothing.
-    func attach(_ invalidator: ListInvalidator)
 }
 
 extension ListDataSource {
-    /// Does nothing: a data source that never changes, or that its owner invalidates through the
-    /// adapter directly, does not need the invalidator.
-    public func attach(_ invalidator: ListInvalidator) {}
+    /// The identifiers of ``identifiers()``, with ``sectionTitle(for:)`` and ``summary(for:)``
+    /// called for each of them when the adapter builds the snapshot, on the adapter's task.
+    ///
+    /// - Complexity: That of ``identifiers()``; the per-identifier calls come later, off the
+    ///   main actor.
+    public func contents() async throws -> ListContents<ItemID, Summary> {
+        ListContents(
+            identifiers: try await identifiers(), sectionTitle: { self.sectionTitle(for: $0) },
+            summary: { self.summary(for: $0) })
+    }
 }

@@ -3,9 +3,10 @@ import Synchronization
 /// The handle a data source calls when its data changed: ``invalidate()`` makes the adapter re-read
 /// the data source and deliver the changes.
 ///
-/// A ``ListAdapter`` hands one to ``ListDataSource/attach(_:)``. It is `Sendable` and
+/// A ``ListAdapter`` hands one to ``ListSource/attach(_:)``. It is `Sendable` and
 /// ``invalidate()`` may be called from any thread or actor, as often as the data changes: calls
-/// that arrive while a diff runs are coalesced into at most one more diff. The invalidator holds
+/// that arrive while a diff runs are merged into one more diff (see ``ListAdapter``, "When
+/// invalidations merge"). The invalidator holds
 /// its adapter weakly, so a data source that keeps it does not keep the adapter alive. When the
 /// adapter moves to another data source (``ListAdapter/setDataSource(_:)``), the old data source's
 /// invalidator is detached and its calls do nothing.
@@ -24,9 +25,10 @@ public final class ListInvalidator: Sendable {
 
     /// Tells the adapter that the data source's identifiers, sections or summaries changed.
     ///
-    /// Returns at once; the adapter re-reads the data source off the main actor and delivers the
-    /// result to its observers on the main actor. Call it after the change is visible to the data
-    /// source's methods: a diff that starts after this call sees the change.
+    /// Returns at once; the adapter re-reads the data source (on the data source's isolation),
+    /// diffs off the main actor and delivers the result to its observers on the main actor. Call
+    /// it after the change is visible to the data source's methods: a diff that starts after this
+    /// call sees the change.
     ///
     /// - Complexity: O(1).
     public func invalidate() {
@@ -61,8 +63,14 @@ final class InvalidationRequests: Sendable {
     var count: UInt64 { state.withLock { $0.count } }
 
     /// Counts a request from the adapter itself.
-    func request() {
-        state.withLock { $0.count += 1 }
+    ///
+    /// - Returns: The count with this request.
+    @discardableResult
+    func request() -> UInt64 {
+        state.withLock { state in
+            state.count += 1
+            return state.count
+        }
     }
 
     /// Counts a request from the invalidator of `attachment`, unless it is detached.

@@ -42,5 +42,6 @@ public struct ListRuleViolationCode: Hashable, Sendable, CustomStringConvertible
     public static let identifiersDiffer = Self(name: "identifiersDiffer")
 
     /// The code's stable name.
+    /// - Complexity: O(1).
     public var description: String { name }
 }

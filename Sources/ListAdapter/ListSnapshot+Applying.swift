@@ -1,6 +1,7 @@
 extension ListSnapshot {
     // `applying` is specialised for string identifiers and summaries, the log's and the tool's
-    // types: the generic body was three times slower through its metadata lookups (`verify`).
+    // types: the generic body spends most of its time in metadata lookups, which would
+    // dominate `verify`.
 
     /// The snapshot that `changes` produce from this one: the interchange format's reference `apply`.
     ///

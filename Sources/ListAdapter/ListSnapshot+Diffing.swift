@@ -30,144 +30,29 @@ extension ListSnapshot {
     @inlinable
     public func changes(to new: ListSnapshot) -> ListChanges<ItemID, Summary> {
         var changes = ListChanges<ItemID, Summary>()
-        let oldSections = sections
-        let newSections = new.sections
+        // Sections: inserted and deleted by title, then the survivors that must move.
+        let sectionMatching = matchSections(with: new, into: &changes)
+        sectionMatching.appendSectionMoves(to: &changes)
 
-        // Sections, matched by title.
-        var newOffsetOfOld = [Int](repeating: -1, count: oldSections.count)
-        var survivingOldOffsets: [Int] = []
-        var survivingNewOffsets: [Int] = []
-        survivingOldOffsets.reserveCapacity(min(oldSections.count, newSections.count))
-        survivingNewOffsets.reserveCapacity(min(oldSections.count, newSections.count))
-        for (newOffset, section) in newSections.enumerated() {
-            if let oldOffset = offsetsByTitle[LiteralKey(section.title)] {
-                newOffsetOfOld[oldOffset] = newOffset
-                survivingOldOffsets.append(oldOffset)
-                survivingNewOffsets.append(newOffset)
-            } else {
-                changes.insertedSections.append(.init(index: newOffset, section: section))
+        // Items of each surviving section: inserted, updated and claimed as they are matched,
+        // then the ones that must move. A section that is the old one's storage is unchanged.
+        var claims = OldItemClaims(sections)
+        var origins = ItemOrigins()
+        for survivor in sectionMatching.survivingOldOffsets.indices {
+            let oldSection = sectionMatching.survivingOldOffsets[survivor]
+            let newSection = sectionMatching.survivingNewOffsets[survivor]
+            if sharesItems(ofSection: oldSection, withSection: newSection, of: new) {
+                claims.claimAll(inSection: oldSection, count: sections[oldSection].items.count)
+                continue
             }
-        }
-        for (oldOffset, newOffset) in newOffsetOfOld.enumerated() where newOffset < 0 {
-            changes.deletedSections.append(oldOffset)
-        }
-        let sectionsInPlace = longestIncreasingSubsequence(survivingOldOffsets)
-        for index in survivingOldOffsets.indices where !sectionsInPlace[index] {
-            changes.movedSections.append(.init(from: survivingOldOffsets[index], to: survivingNewOffsets[index]))
+            matchItems(
+                ofSection: oldSection, toSection: newSection, of: new, sectionMatching: sectionMatching,
+                origins: &origins, claims: &claims, changes: &changes)
+            origins.appendItemMoves(oldSection: oldSection, newSection: newSection, to: &changes)
         }
 
-        // Items of surviving sections, matched by identifier. `claimed` marks the old items that
-        // reappear in a surviving section; every other old item of a surviving section is deleted.
-        var firstFlatOffset = [Int](repeating: 0, count: oldSections.count)
-        var flatCount = 0
-        for (offset, section) in oldSections.enumerated() {
-            firstFlatOffset[offset] = flatCount
-            flatCount += section.items.count
-        }
-        var claimed = [Bool](repeating: false, count: flatCount)
-        var origins: [ItemPath] = []
-        var stayingOldOffsets: [Int] = []
-        let unmatched = ItemPath(section: -1, item: -1)
-
-        for (survivor, newSectionOffset) in survivingNewOffsets.enumerated() {
-            let oldSectionOffset = survivingOldOffsets[survivor]
-            let first = firstFlatOffset[oldSectionOffset]
-            oldSections[oldSectionOffset].items.withUnsafeBufferPointer { oldItems in
-                newSections[newSectionOffset].items.withUnsafeBufferPointer { newItems in
-                    // A section that shares its items' storage with the old one is unchanged.
-                    if oldItems.baseAddress == newItems.baseAddress, oldItems.count == newItems.count {
-                        for offset in oldItems.indices { claimed[first + offset] = true }
-                        return
-                    }
-                    origins.removeAll(keepingCapacity: true)
-                    stayingOldOffsets.removeAll(keepingCapacity: true)
-                    origins.reserveCapacity(newItems.count)
-                    stayingOldOffsets.reserveCapacity(newItems.count)
-                    // Items mostly keep their order, so the next new item is usually the old item
-                    // at `cursor`: comparing identifiers there skips most hash lookups, and an item
-                    // whose bits are the same as the old one's (its strings shared with the old
-                    // snapshot) is the same item with the same summary.
-                    var cursor = 0
-                    var cursorMatchesNext = false
-                    for newItemOffset in newItems.indices {
-                        if Item.comparesByBits, cursor < oldItems.count,
-                            identicalBits(oldItems.baseAddress! + cursor, newItems.baseAddress! + newItemOffset)
-                        {
-                            claimed[first + cursor] = true
-                            origins.append(ItemPath(section: oldSectionOffset, item: cursor))
-                            stayingOldOffsets.append(cursor)
-                            cursor += 1
-                            cursorMatchesNext = false
-                            continue
-                        }
-                        let from: ItemPath
-                        let matchesCursor =
-                            cursorMatchesNext
-                            || (cursor < oldItems.count
-                                && literallyEqual(oldItems[cursor].id, newItems[newItemOffset].id))
-                        cursorMatchesNext = false
-                        if matchesCursor {
-                            from = ItemPath(section: oldSectionOffset, item: cursor)
-                            cursor += 1
-                        } else {
-                            guard let found = pathsByID[LiteralKey(newItems[newItemOffset].id)],
-                                newOffsetOfOld[found.section] >= 0
-                            else {
-                                let item = newItems[newItemOffset]
-                                changes.insertedItems.append(
-                                    .init(
-                                        at: ItemPath(section: newSectionOffset, item: newItemOffset), id: item.id,
-                                        summary: item.summary))
-                                origins.append(unmatched)
-                                continue
-                            }
-                            from = found
-                            if found.section == oldSectionOffset {
-                                // Resynchronise after deleted or moved items when the next items
-                                // follow this one in both snapshots.
-                                let nextNew = newItemOffset + 1
-                                let nextOld = found.item + 1
-                                if nextNew < newItems.count, nextOld < oldItems.count,
-                                    literallyEqual(oldItems[nextOld].id, newItems[nextNew].id)
-                                {
-                                    cursor = nextOld
-                                    cursorMatchesNext = true
-                                }
-                            }
-                        }
-                        claimed[firstFlatOffset[from.section] + from.item] = true
-                        origins.append(from)
-                        if from.section == oldSectionOffset { stayingOldOffsets.append(from.item) }
-                        let summaryChanged =
-                            from.section == oldSectionOffset
-                            ? !literallyEqual(oldItems[from.item].summary, newItems[newItemOffset].summary)
-                            : !literallyEqual(
-                                oldSections[from.section].items[from.item].summary, newItems[newItemOffset].summary)
-                        if summaryChanged {
-                            let to = ItemPath(section: newSectionOffset, item: newItemOffset)
-                            changes.updatedItems.append(
-                                .init(from: from, to: to, summary: newItems[newItemOffset].summary))
-                        }
-                    }
-                    let itemsInPlace = longestIncreasingSubsequence(stayingOldOffsets)
-                    var staying = 0
-                    for (newItemOffset, from) in origins.enumerated() where from.section >= 0 {
-                        if from.section == oldSectionOffset {
-                            defer { staying += 1 }
-                            if itemsInPlace[staying] { continue }
-                        }
-                        changes.movedItems.append(
-                            .init(from: from, to: ItemPath(section: newSectionOffset, item: newItemOffset)))
-                    }
-                }
-            }
-        }
-        for (oldSectionOffset, section) in oldSections.enumerated() where newOffsetOfOld[oldSectionOffset] >= 0 {
-            let first = firstFlatOffset[oldSectionOffset]
-            for itemOffset in section.items.indices where !claimed[first + itemOffset] {
-                changes.deletedItems.append(ItemPath(section: oldSectionOffset, item: itemOffset))
-            }
-        }
+        // What no surviving section claimed leaves.
+        claims.appendDeletions(of: sections, matching: sectionMatching, to: &changes)
         return changes
     }
 }

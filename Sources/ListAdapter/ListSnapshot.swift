@@ -24,6 +24,7 @@ public struct ListSnapshot<ItemID: Hashable & Sendable, Summary: Hashable & Send
         public var summary: Summary?
 
         /// Creates an item.
+        /// - Complexity: O(1).
         @inlinable
         public init(id: ItemID, summary: Summary? = nil) {
             self.id = id
@@ -32,12 +33,14 @@ public struct ListSnapshot<ItemID: Hashable & Sendable, Summary: Hashable & Send
 
         /// Two items are equal when their identifiers and summaries are; strings compare by
         /// their Unicode scalars, not by canonical equivalence (see ``ListSnapshot``).
+        /// - Complexity: O(1), plus O(*l*) for strings of length *l* that do not share storage.
         @inlinable
         public static func == (lhs: Self, rhs: Self) -> Bool {
             literallyEqual(lhs.id, rhs.id) && literallyEqual(lhs.summary, rhs.summary)
         }
 
         /// Hashes the identifier and the summary, consistently with `==`.
+        /// - Complexity: O(1), plus O(*l*) for strings of length *l*.
         @inlinable
         public func hash(into hasher: inout Hasher) {
             hashLiterally(id, into: &hasher)
@@ -53,6 +56,7 @@ public struct ListSnapshot<ItemID: Hashable & Sendable, Summary: Hashable & Send
         public var items: [Item]
 
         /// Creates a section.
+        /// - Complexity: O(1).
         @inlinable
         public init(title: String, items: [Item] = []) {
             self.title = title
@@ -60,12 +64,14 @@ public struct ListSnapshot<ItemID: Hashable & Sendable, Summary: Hashable & Send
         }
 
         /// Two sections are equal when their titles (by Unicode scalars) and items are.
+        /// - Complexity: O(*k*), where *k* is the number of items.
         @inlinable
         public static func == (lhs: Self, rhs: Self) -> Bool {
             literallyEqualStrings(lhs.title, rhs.title) && lhs.items == rhs.items
         }
 
         /// Hashes the title and the items, consistently with `==`.
+        /// - Complexity: O(*k*), where *k* is the number of items.
         @inlinable
         public func hash(into hasher: inout Hasher) {
             hashStringLiterally(title, into: &hasher)
@@ -81,11 +87,24 @@ public struct ListSnapshot<ItemID: Hashable & Sendable, Summary: Hashable & Send
     @usableFromInline package let offsetsByTitle: [LiteralKey<String>: Int]
 
     /// The snapshot with no sections.
+    /// - Complexity: O(1).
     @inlinable
     public init() {
-        sections = []
-        pathsByID = [:]
-        offsetsByTitle = [:]
+        self.init(uncheckedSections: [], pathsByID: [:], offsetsByTitle: [:])
+        _checkInvariants()
+    }
+
+    /// A snapshot of `sections` with the given index, taken as it is: the caller vouches that
+    /// the index describes the sections (the invariants that ``_checkInvariants()`` checks).
+    /// Every other initializer ends here, then checks the invariants in debug builds.
+    @inlinable
+    init(
+        uncheckedSections sections: [Section], pathsByID: [LiteralKey<ItemID>: ItemPath],
+        offsetsByTitle: [LiteralKey<String>: Int]
+    ) {
+        self.sections = sections
+        self.pathsByID = pathsByID
+        self.offsetsByTitle = offsetsByTitle
     }
 
     /// Builds a snapshot from sections, checking that titles and identifiers are unique.
@@ -115,9 +134,8 @@ public struct ListSnapshot<ItemID: Hashable & Sendable, Summary: Hashable & Send
                 }
             }
         }
-        self.sections = sections
-        self.pathsByID = pathsByID
-        self.offsetsByTitle = offsetsByTitle
+        self.init(uncheckedSections: sections, pathsByID: pathsByID, offsetsByTitle: offsetsByTitle)
+        _checkInvariants()
     }
 
     /// Builds a snapshot from identifiers in display order, grouping them into sections.
@@ -156,6 +174,7 @@ public struct ListSnapshot<ItemID: Hashable & Sendable, Summary: Hashable & Send
 
 extension ListSnapshot: Equatable {
     /// Two snapshots are equal when they have the same sections, items and summaries, in order.
+    /// - Complexity: O(*n*), where *n* is the number of items.
     @inlinable
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.sections == rhs.sections
@@ -164,6 +183,7 @@ extension ListSnapshot: Equatable {
 
 extension ListSnapshot: Hashable {
     /// Hashes the sections, items and summaries.
+    /// - Complexity: O(*n*), where *n* is the number of items.
     @inlinable
     public func hash(into hasher: inout Hasher) {
         hasher.combine(sections)

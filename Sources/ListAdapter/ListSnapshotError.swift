@@ -13,6 +13,7 @@ public struct ListSnapshotError: Error, Hashable, Sendable, CustomStringConverti
         /// Two items have the same identifier; identifiers must be unique across the snapshot.
         public static let duplicateItemID = Code(name: "duplicateItemID")
         /// The code's stable name.
+        /// - Complexity: O(1).
         public var description: String { name }
     }
 
@@ -41,6 +42,7 @@ public struct ListSnapshotError: Error, Hashable, Sendable, CustomStringConverti
 
     /// A one-line explanation naming the duplicate (its first 60 characters, when longer) and
     /// both positions.
+    /// - Complexity: O(1): the duplicate is quoted by its first 60 characters at most.
     public var description: String {
         switch code {
         case .duplicateSectionTitle:

@@ -18,6 +18,7 @@ public struct UIKitStrictRenderer<ItemID: Hashable & Sendable, Summary: Hashable
     }
 
     /// Replaces what the view shows with `snapshot`.
+    /// - Complexity: O(1).
     public mutating func reloadData(_ snapshot: ListSnapshot<ItemID, Summary>) {
         view.reloadData(snapshot)
     }
@@ -26,6 +27,7 @@ public struct UIKitStrictRenderer<ItemID: Hashable & Sendable, Summary: Hashable
     ///
     /// - Throws: ``BatchUpdateError`` for the first rule the batch breaks; the view is then
     ///   unchanged.
+    /// - Complexity: O(*n* + *c*) expected, as ``StrictListView/performBatchUpdates(_:resultingIn:)``.
     public mutating func performBatchUpdates(
         _ changes: ListChanges<ItemID, Summary>, resultingIn snapshot: ListSnapshot<ItemID, Summary>
     ) throws {

@@ -12,16 +12,16 @@ struct Replay: AsyncParsableCommand {
             ./replay.lmdb). Reading commands never create a log.
 
             Exit codes: 0 success; 1 a verification or replay found a failing revision; \
-            2 bad input (a missing log or file, malformed JSON, a revision out of range, a followed log deleted); \
+            2 bad input (a missing log or file, malformed JSON, a revision out of range, a followed log deleted, \
+            a history that reduce's oracle does not fail on); \
             64 a usage error (unknown option, missing argument, an argument that is not UTF-8); \
             74 standard output could not be written (a full disk, for example).
             """,
         version: "0.1.0",
         subcommands: [
             DemoCommand.self, ImportCommand.self, ExportCommand.self, DiffCommand.self, LogCommand.self,
-            ShowCommand.self, VerifyCommand.self, PlayCommand.self, TailCommand.self, StatsCommand.self,
-            ServeCommand.self,
-            ReplayAliasCommand.self,
+            ShowCommand.self, VerifyCommand.self, PlayCommand.self, ReduceCommand.self, TailCommand.self,
+            StatsCommand.self, ServeCommand.self, ReplayAliasCommand.self,
         ]
     )
 

@@ -1,5 +1,6 @@
 import Foundation
 import ListAdapter
+import ListFormat
 import Testing
 
 @testable import ChangeLog
@@ -195,7 +196,7 @@ struct ChangeLogTests {
             #expect(error?.code == .revisionNotFound)
             #expect(error?.revision == 11)
             // A range and a batch that reach to the end of UInt64 read what there is, then stop
-            // at the first revision that is not there (this used to reserve room for 2^64 records).
+            // at the first revision that is not there, without reserving room for 2^64 records.
             for batchSize in [.max, 64] {
                 var reached: [UInt64] = []
                 let farError = await #expect(throws: ChangeLogError.self) {

@@ -11,7 +11,7 @@ import Testing
 /// latest, hold every revision a worker reported committed with the content `CrashContent`
 /// gives it, keep its first revision either where it was or where a retention begun put it,
 /// and take a new append. The workers are `ChangeLogWorker write` (Tests/ChangeLogWorker).
-@Suite("Crash safety of every write path", .serialized, .timeLimit(.minutes(3)))
+@Suite("Crash safety of every write path", .serialized, .timeLimit(.minutes(10)))
 struct CrashSafetyTests {
     /// One kind of worker to kill, and how.
     struct Scenario: CustomStringConvertible {

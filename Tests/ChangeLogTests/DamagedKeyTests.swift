@@ -7,8 +7,9 @@ import Testing
 
 @Suite("Damaged keys")
 struct DamagedKeyTests {
-    /// A damaged first key made the log read as revisions 524,289 to 3: `statistics()` trapped
-    /// on the range `524289...3`, and a read of revision 1 said it was dropped by retention.
+    /// Taken at its word, a damaged first key would make the log read as revisions 524,289 to 3:
+    /// `statistics()` would trap on the range `524289...3`, and a read of revision 1 would say it
+    /// was dropped by retention.
     @Test("a first revision key damaged past the latest is damage, not a range running backwards")
     func firstKeyPastTheLatest() async throws {
         try await withTemporaryDirectory { path in

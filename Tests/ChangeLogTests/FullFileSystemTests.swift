@@ -5,8 +5,8 @@ import Testing
 @testable import ChangeLog
 
 /// Logs on a file system with no space left: creating one, or opening one whose `lock.mdb` is
-/// missing, used to end the process with `SIGBUS` inside LMDB (it writes into its map of a
-/// lock file that `ftruncate` left without blocks). Now it throws, and leaves nothing behind
+/// missing, throws rather than ending the process with `SIGBUS` inside LMDB (which writes into
+/// its map of a lock file that `ftruncate` leaves without blocks), and leaves nothing behind
 /// that opens as something else once there is space again.
 ///
 /// Each test mounts a small `tmpfs` (``SmallFileSystem``), which takes root on Linux; CI runs
@@ -40,9 +40,10 @@ struct FullFileSystemTests {
     }
 
     /// With a few pages free, LMDB gets further: the lock file fits, then the data file's meta
-    /// pages (one of the two, with 12 KB: LMDB used to leave that page, which every later open
-    /// refused as not an LMDB file), then part of the first transaction. Whatever fits, the open
-    /// fails plainly, and with space freed the log is created where it failed.
+    /// pages (one of the two, with 12 KB: LMDB leaves that page alone, which every later open
+    /// would refuse as not an LMDB file, so the open empties the file again), then part of the
+    /// first transaction. Whatever fits, the open fails plainly, and with space freed the log is
+    /// created where it failed.
     @Test(
         "creating a log with a few pages free fails plainly, and the log is created there later",
         arguments: [4, 8, 12, 16, 20])

@@ -26,8 +26,8 @@ struct LockFileSpaceTests {
         }
     }
 
-    /// A `maxReaders` of 10 million reserved 640 MB of hidden blocks for `lock.mdb`, and
-    /// `UInt32.max` tried to reserve 275 GB, filling the disk.
+    /// Unchecked, a `maxReaders` of 10 million would reserve 640 MB of hidden blocks for
+    /// `lock.mdb`, and `UInt32.max` 275 GB, filling the disk.
     @Test("maxReaders must be from 1 to 65,536", arguments: [0, 65_537, 10_000_000, Int(UInt32.max), Int.max])
     func maxReadersRange(maxReaders: Int) throws {
         try withTemporaryDirectory { directory in
@@ -41,8 +41,8 @@ struct LockFileSpaceTests {
         }
     }
 
-    /// `ext4` keeps the blocks a `fallocate` got before it ran out of space: a failed open
-    /// left them in `lock.mdb`, past its end, where nothing gave them back.
+    /// `ext4` keeps the blocks a `fallocate` got before it ran out of space: a failed open gives
+    /// them back rather than leave them in `lock.mdb`, past its end, where nothing else would.
     @Test(
         "an allocation that runs out of space part of the way gives back the blocks it got",
         .enabled(if: SmallFileSystem.canMountExt4, "needs root, mkfs.ext4 and loop devices"))

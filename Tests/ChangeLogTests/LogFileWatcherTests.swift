@@ -5,7 +5,7 @@ import Testing
 
 @testable import ChangeLog
 
-@Suite("Log file watcher", .timeLimit(.minutes(1)))
+@Suite("Log file watcher", .timeLimit(.minutes(10)))
 struct LogFileWatcherTests {
     @Test("polling alone calls the check periodically, and nothing after stop")
     func polling() async throws {

@@ -45,7 +45,7 @@ struct MapResizeTests {
 
     /// `mdb_env_info` reads LMDB's meta pages, inside the map, which a resize in another thread
     /// (growing it, or adopting another process's growth) unmaps and maps again; reading them
-    /// without keeping resizes out crashed this process (SIGSEGV). Resizes here alternate
+    /// without keeping resizes out would crash the process (SIGSEGV). Resizes here alternate
     /// between sizes, so that the map moves.
     @Test("map information and write transactions are safe while another thread resizes the map")
     func informationDuringResizes() throws {
@@ -138,7 +138,7 @@ struct MapResizeTests {
 
 extension MapResizeTests {
     /// LMDB unmaps the file before it maps it at the new size, and leaves no map when that
-    /// fails: the next transaction read the unmapped meta pages and the process crashed
+    /// fails: a next transaction that read the unmapped meta pages would crash the process
     /// (SIGSEGV). A 64 TiB map cannot double in a 47-bit address space (where it can, the growth
     /// simply succeeds); either way the log must stay readable and writable.
     @Test("a map that cannot grow leaves the log readable and writable")

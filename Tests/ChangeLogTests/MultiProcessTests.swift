@@ -6,7 +6,7 @@ import Testing
 
 /// Subscriptions, crashes and concurrent appends across processes, with `ChangeLogWorker`
 /// (Tests/ChangeLogWorker) as the other process.
-@Suite("Across processes", .serialized, .timeLimit(.minutes(2)))
+@Suite("Across processes", .serialized, .timeLimit(.minutes(10)))
 struct MultiProcessTests {
     @Test("a subscriber in another process sees this process's appends once each, in order")
     func subscriberInAnotherProcess() async throws {

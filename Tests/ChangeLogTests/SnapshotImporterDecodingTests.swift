@@ -5,7 +5,7 @@ import Testing
 @testable import ChangeLog
 
 /// The importer decodes lines on every processor, in windows of lines and in runs of
-/// consecutive lines that share strings with the line before (``ImportLineParser``). These tests
+/// consecutive lines that share strings with the line before (``ListFormat/InterchangeFormat/readImportLine(_:previous:)``). These tests
 /// feed it more lines than a window holds, with bad and blank lines across the boundaries of
 /// windows and runs, and hold it to what one line after the other would give.
 @Suite("Snapshot importer: decoding many lines")

@@ -20,7 +20,8 @@ struct SnapshotImporterTests {
                 let log = try ChangeLog(path: path)
                 let input = Data((Self.fiveLines + [#"{"sections": [{"title": 1}]}"#]).joined(separator: "\n").utf8)
                 let importer = SnapshotImporter(log: log, options: .init(commitEvery: commitEvery))
-                let expected = SnapshotImportError(line: 6, problem: "field sections[0].title is not a string: 1")
+                let expected = SnapshotImportError(
+                    line: 6, problem: "column 25, sections[0].title: expected a string, found 1")
                 await #expect(throws: expected) {
                     try await importer.run(input: input)
                 }
@@ -31,7 +32,7 @@ struct SnapshotImporterTests {
     }
 
     /// With other writers appending between an import's transactions, its revisions are not one
-    /// range: `revisions 706 to 1500 (300)` read as if it had appended all of them.
+    /// range: `revisions 706 to 1500 (300)` would read as if it had appended all of them.
     @Test("the revisions appended are said as a range only when they are one")
     func revisionsSummary() {
         func report(_ revisions: [UInt64]) -> SnapshotImporter.Report {
@@ -165,16 +166,16 @@ struct SnapshotImporterTests {
 
     @Test("a meta key that reads as a number is named as a key, not as an array index")
     func numericMetaKeyInPath() throws {
-        for (key, named) in [("-0", "meta.-0"), ("3", "meta.3"), ("+3", "meta.+3")] {
+        for (key, named, column) in [("-0", "meta.-0", 17), ("3", "meta.3", 16), ("+3", "meta.+3", 17)] {
             let line = Data(#"{"meta": {"\#(key)": 1}, "sections": []}"#.utf8)
             let error = #expect(throws: SnapshotImportError.self) {
                 try SnapshotImporter.decode(line: line, lineNumber: 1)
             }
-            #expect(error?.problem == "field \(named) is not a string: 1")
+            #expect(error?.problem == "column \(column), \(named): expected a string, found 1")
         }
         let line = Data(#"{"sections": [{"title": "A", "items": []}, {"title": 2, "items": []}]}"#.utf8)
         let error = #expect(throws: SnapshotImportError.self) { try SnapshotImporter.decode(line: line, lineNumber: 1) }
-        #expect(error?.problem == "field sections[1].title is not a string: 2")
+        #expect(error?.problem == "column 54, sections[1].title: expected a string, found 2")
     }
 
     /// A meta key of 4 MB, as a message names it: its first 60 characters and its length.
@@ -186,20 +187,24 @@ struct SnapshotImporterTests {
     static let hugeMetaKeyLines: [(String, String)] = [
         (
             #"{"sections": [], "meta": {"\#(hugeKey)": "a", "\#(hugeKey)": "b"}}"#,
-            "duplicate key \(hugeKeyShown) in meta; a key may appear once in an object"
+            "column 4000036, meta: duplicate key \(hugeKeyShown); a key may appear once in an object"
         ),
-        (#"{"meta": {"\#(hugeKey)": 5}, "sections": []}"#, "field meta.\(hugeKeyShown) is not a string: 5"),
+        (
+            #"{"meta": {"\#(hugeKey)": 5}, "sections": []}"#,
+            "column 4000015, meta.\(hugeKeyShown): expected a string, found 5"
+        ),
         (
             #"{"meta": {"\#(hugeKey)": null}, "sections": []}"#,
-            "field meta.\(hugeKeyShown) is null, expected a string"
+            "column 4000015, meta.\(hugeKeyShown): expected a string, found null"
         ),
         (
             #"{"meta": {"\#(hugeKey)": []}, "snapshot": {"sections": []}}"#,
-            "field meta.\(hugeKeyShown) is not a string: []"
+            "column 4000015, meta.\(hugeKeyShown): expected a string, found []"
         ),
     ]
 
-    /// A message used to quote the whole key: 4 MB of error message for a duplicate meta key.
+    /// A message quotes an excerpt of the key, not the whole: a duplicate meta key of 4 MB would
+    /// otherwise make 4 MB of error message.
     @Test("a multi-megabyte meta key is cut in the messages that name it, which still name the problem")
     func hugeMetaKey() throws {
         for (line, problem) in Self.hugeMetaKeyLines {
@@ -209,7 +214,7 @@ struct SnapshotImporterTests {
             let message = error?.description ?? ""
             // Compared only once short: a failure must not print megabytes.
             #expect(message.utf8.count < 300, "\(message.utf8.count) bytes: \(message.prefix(200))")
-            if message.utf8.count < 300 { #expect(message == "line 3: \(problem)") }
+            if message.utf8.count < 300 { #expect(message == "line 3, \(problem)") }
         }
     }
 }

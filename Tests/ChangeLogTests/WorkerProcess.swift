@@ -92,9 +92,10 @@ final class WorkerProcess: Sendable {
     /// The worker's process identifier.
     var processIdentifier: Int32 { process.processIdentifier }
 
-    /// The first line (from the `after`th on) that satisfies `predicate`, waiting for it.
+    /// The first line (from the `after`th on) that satisfies `predicate`, waiting for it. The
+    /// timeout is a hang guard, generous enough for a sanitizer build on a loaded machine.
     func waitForLine(
-        after index: Int = 0, timeout: Duration = .seconds(30), _ predicate: (String) -> Bool
+        after index: Int = 0, timeout: Duration = .seconds(300), _ predicate: (String) -> Bool
     ) async throws -> Line {
         let deadline = ContinuousClock.now + timeout
         while true {
@@ -115,9 +116,10 @@ final class WorkerProcess: Sendable {
     }
 
     /// Waits until the worker exited and its output was read to the end; returns its
-    /// termination status (the signal number when it was killed). Kills it after `timeout`.
+    /// termination status (the signal number when it was killed). Kills it after `timeout`, a
+    /// hang guard generous enough for a sanitizer build on a loaded machine.
     @discardableResult
-    func waitForExit(timeout: Duration = .seconds(60)) async throws -> Int32 {
+    func waitForExit(timeout: Duration = .seconds(300)) async throws -> Int32 {
         let deadline = ContinuousClock.now + timeout
         while process.isRunning || output.withLock({ $0.openStreams > 0 }) {
             guard ContinuousClock.now < deadline else {

@@ -3,10 +3,12 @@ import ChangeLog
 import ChangeLogTestSupport
 import Foundation
 
-// A helper process for ChangeLogTests' multi-process tests (subscriptions from another process,
+// A helper process for ChangeLogTests' multi-process tests and ReplayTests' reduce predicates (subscriptions from another process,
 // crash safety under SIGKILL, concurrent appenders). Each line it prints is written with one
 // unbuffered write, so a parent reading its output sees every line as soon as it happened.
 //
+//   ChangeLogWorker drifting-renderer
+//       reads revision lines on standard input; exits 1 when they corrupt DriftingRenderer
 //   ChangeLogWorker append --log PATH --count N [--items K] [--seed S]
 //       appends N revisions, one per transaction, and prints `committed R` after each returns
 //   ChangeLogWorker subscribe --log PATH --from R --count N [--poll-ms P]
@@ -118,6 +120,17 @@ if arguments.command == "hold-writer" {
     guard result == MDB_SUCCESS else { fail("put: \(String(cString: mdb_strerror(result)))") }
     emit("holding")
     while true { sleep(60) }
+}
+if arguments.command == "drifting-renderer" {
+    // A predicate for `replay reduce`: exits 1 when the revision lines on standard input corrupt
+    // the drifting renderer, 0 otherwise.
+    let input = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+    do {
+        let history = try ReducibleHistory(jsonLines: input)
+        exit(DriftingRenderer.corruption(in: history) == nil ? 0 : 1)
+    } catch {
+        fail("\(error)", status: 2)
+    }
 }
 if arguments.command == "write" {
     do {

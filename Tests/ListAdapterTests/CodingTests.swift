@@ -1,4 +1,5 @@
 import Foundation
+import ListFormat
 import Testing
 
 @testable import ListAdapter
@@ -152,7 +153,7 @@ struct CodingTests {
                 #"{"sections": [{"title": "A", "items": [{"id": "a"}]}, {"title": "B", "items": [{"id": "b"}, {"id": "a"}]}]}"#,
                 #"duplicate item id "a" at [0, 0] and [1, 1]; item ids must be unique across a snapshot"#
             ),
-            // A huge duplicate is cut short in the message (a 5 MB title once made a 5 MB line).
+            // A huge duplicate is cut short in the message (a 5 MB title would make a 5 MB line).
             (
                 #"{"sections": [{"title": "\#(String(repeating: "ab", count: 50_000))", "items": []}, "#
                     + #"{"title": "\#(String(repeating: "ab", count: 50_000))", "items": []}]}"#,

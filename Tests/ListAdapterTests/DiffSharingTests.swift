@@ -1,3 +1,4 @@
+import ListFormat
 import Testing
 
 @testable import ListAdapter

@@ -97,11 +97,11 @@ final class TickHold: Sendable {
 
     /// Blocks the calling thread until ``tick()`` has been called `ticks` times.
     ///
-    /// - Returns: `true`; `false` only if a minute passed first, which means the main actor was
-    ///   blocked: a safety net so that a regression fails instead of hanging.
+    /// - Returns: `true`; `false` only if five minutes passed first, which means the main actor
+    ///   was blocked: a safety net so that a regression fails instead of hanging.
     func wait(forTicks ticks: Int) -> Bool {
         remaining.withLock { $0 = ticks }
-        return semaphore.wait(timeout: .now() + .seconds(60)) == .success
+        return semaphore.wait(timeout: .now() + .seconds(300)) == .success
     }
 
     /// Counts one tick of the main actor towards a waiting thread.

@@ -89,7 +89,7 @@ struct CheckingCommandTests {
             #expect(result.stderr.contains("revision 4"), "\(command): \(result.stderr)")
             if command == "export" {
                 let revisions = try result.stdout.split(separator: "\n").map {
-                    try JSONDecoder().decode(RevisionRecord.self, from: Data($0.utf8)).revision
+                    try RevisionRecord(jsonLine: $0.utf8).revision
                 }
                 #expect(revisions == [1, 2, 3])
             }
@@ -188,7 +188,7 @@ struct CheckingCommandTests {
         let export = try ToolRunner.run(["export", "--log", log, "--from", "1", "--to", "2"])
         #expect(export.status == 0)
         let records = try export.stdout.split(separator: "\n").map {
-            try JSONDecoder().decode(RevisionRecord.self, from: Data($0.utf8))
+            try RevisionRecord(jsonLine: $0.utf8)
         }
         var tableView = StrictListView<String, String>()
         tableView.reloadData(records[0].snapshot)

@@ -59,61 +59,68 @@ struct DiffCommandTests {
     @Test(
         "bad input names the file and the problem",
         arguments: [
-            ("{", "not valid JSON: unexpected end of text, expected a key at column 2"),
+            ("{", "column 2: not valid JSON: unexpected end of text, expected a key"),
             (
                 "{\"sections\": [\n  {\"title\": \"é\", \"items\": [}\n]}",
-                #"not valid JSON: invalid value at line 2, column 28 ("}")"#
+                #"line 2, column 28, sections[0].items[0]: not valid JSON: invalid value ("}")"#
             ),
             (
                 #"{"sections": "# + String(repeating: "[", count: 600) + String(repeating: "]", count: 600) + "}",
-                "JSON the decoder cannot read: too many nested arrays or dictionaries at column 526"
+                // The first problem: the first section is no object, however deep its arrays go.
+                "column 15, sections[0]: expected an object, found "
+                    + String(repeating: "[", count: 57) + "..."
             ),
-            (#"{"sections": [{"title": "A"}]}"#, #"missing field "items" in sections[0]"#),
+            (#"{"sections": [{"title": "A"}]}"#, #"column 15, sections[0]: missing field "items""#),
             (
                 #"{"sections": [{"title": "A", "items": [{"id": 1}]}]}"#,
-                "field sections[0].items[0].id is not a string: 1"
+                "column 47, sections[0].items[0].id: expected a string, found 1"
             ),
             (
                 #"{"sections": [{"title": "A", "items": [{"id": "x"}, {"id": "x"}]}]}"#,
-                #"duplicate item id "x" at [0, 0] and [0, 1]; item ids must be unique across a snapshot"#
+                #"column 60, sections[0].items[1].id: duplicate item id "x" at [0, 0] and [0, 1]; item ids must be "#
+                    + "unique across a snapshot"
             ),
             (
                 #"{"sections": [{"title": "A", "items": [{"id": "x", "summary": "1", "summary": "2"}]}]}"#,
-                #"duplicate key "summary" in sections[0].items[0]; a key may appear once in an object"#
+                #"column 68, sections[0].items[0]: duplicate key "summary"; a key may appear once in an object"#
             ),
-            // The decoder reads the first of two mistyped ids, the value quoted would be the other.
+            // The first problem in input order: the first id is no string, before the key repeats.
             (
                 #"{"sections": [{"title": "A", "items": [{"id": 1, "id": "x"}]}]}"#,
-                #"duplicate key "id" in sections[0].items[0]; a key may appear once in an object"#
+                "column 47, sections[0].items[0].id: expected a string, found 1"
+            ),
+            (
+                #"{"sections": [{"title": "A", "items": [{"id": "x", "id": 1}]}]}"#,
+                #"column 52, sections[0].items[0]: duplicate key "id"; a key may appear once in an object"#
             ),
             // A snapshot's meta is checked as an import checks it, although a diff does not use it.
-            (#"{"meta": {"k": 1}, "sections": []}"#, "field meta.k is not a string: 1"),
+            (#"{"meta": {"k": 1}, "sections": []}"#, "column 16, meta.k: expected a string, found 1"),
             // A key named twice in meta, or meta named twice, as an import refuses them.
             (
                 #"{"meta": {"k": "a", "k": "b"}, "sections": []}"#,
-                #"duplicate key "k" in meta; a key may appear once in an object"#
+                #"column 21, meta: duplicate key "k"; a key may appear once in an object"#
             ),
             (
                 #"{"meta": {"é": "1", "e\u0301": "2"}, "sections": []}"#,
-                #"duplicate key "é" in meta; a key may appear once in an object"#
+                #"column 21, meta: duplicate key "é"; a key may appear once in an object"#
             ),
             (
                 #"{"meta": {}, "sections": [], "meta": {"k": "v"}}"#,
-                #"duplicate key "meta" at the top level; a key may appear once in an object"#
+                #"column 30: duplicate key "meta"; a key may appear once in an object"#
             ),
             // A revision line's `snapshot` beside `sections`, as an import refuses it.
             (
                 #"{"sections": [], "snapshot": 5}"#,
-                #"the object holds both "sections", as a snapshot line does, and "snapshot", as a revision line "#
-                    + "does; it may hold one of the two"
+                #"column 18: the object holds both "sections", as a snapshot line does, and "snapshot", as a "#
+                    + "revision line does; it may hold one of the two"
             ),
             (
                 #"{"snapshot": {"sections": [], "sections": []}}"#,
-                #"duplicate key "sections" in snapshot; a key may appear once in an object"#
+                #"column 31, snapshot: duplicate key "sections"; a key may appear once in an object"#
             ),
             // Columns after a UTF-8 byte order mark count what an editor shows, from the brace.
-            ("\u{FEFF}{\"sections\": [x]}", #"not valid JSON: invalid value at column 15 ("x]}")"#),
-            ("\u{FEFF}{\"sections\":\n [x]}", #"not valid JSON: invalid value at line 2, column 3 ("x]}")"#),
+            ("\u{FEFF}{\"sections\": [x]}", #"column 15, sections[0]: not valid JSON: invalid value ("x]}")"#),
+            ("\u{FEFF}{\"sections\":\n [x]}", #"line 2, column 3, sections[0]: not valid JSON: invalid value ("x]}")"#),
         ])
     func badInput(contents: String, problem: String) throws {
         let directory = try TemporaryDirectory()
@@ -138,10 +145,13 @@ struct DiffCommandTests {
         let cases = [
             (
                 #"{"sections": [], "meta": {"\#(key)": "a", "\#(key)": "b"}}"#,
-                "duplicate key \(shown) in meta; a key may appear once in an object"
+                "column 4000036, meta: duplicate key \(shown); a key may appear once in an object"
             ),
-            (#"{"meta": {"\#(key)": 5}, "sections": []}"#, "field meta.\(shown) is not a string: 5"),
-            (#"{"meta": {"\#(key)": null}, "sections": []}"#, "field meta.\(shown) is null, expected a string"),
+            (#"{"meta": {"\#(key)": 5}, "sections": []}"#, "column 4000015, meta.\(shown): expected a string, found 5"),
+            (
+                #"{"meta": {"\#(key)": null}, "sections": []}"#,
+                "column 4000015, meta.\(shown): expected a string, found null"
+            ),
         ]
         for (contents, problem) in cases {
             let bad = try directory.write("bad.json", contents)
@@ -164,7 +174,7 @@ struct DiffCommandTests {
         defer { directory.remove() }
         let good = try directory.write("good.json", #"{"sections": []}"#)
         let json = #"{"sections":[{"title":"a","title":"b","items":[]}]}"#
-        let problem = "the text is \(name), not UTF-8: the interchange format is UTF-8"
+        let problem = "column 1: the text is \(name), not UTF-8: the interchange format is UTF-8"
         for (file, text) in [("plain.json", json), ("marked.json", "\u{FEFF}" + json)] {
             let bad = directory.path(file)
             try #require(text.data(using: encoding)).write(to: URL(fileURLWithPath: bad))
@@ -186,7 +196,7 @@ struct DiffCommandTests {
         #expect(result.stderr == "replay: /nonexistent/old.json: no such file\n")
     }
 
-    /// An empty path (an unset shell variable) used to read `replay: : no such file`.
+    /// An empty path (an unset shell variable) is called empty, not `replay: : no such file`.
     @Test("an empty path is named as such, by diff and import", arguments: [["diff", "", "-"], ["import", ""]])
     func emptyPath(arguments: [String]) throws {
         let directory = try TemporaryDirectory()

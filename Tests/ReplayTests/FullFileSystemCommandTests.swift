@@ -3,8 +3,8 @@ import Foundation
 import Testing
 
 /// `replay` on a full file system: creating a log there, or opening one whose `lock.mdb` is
-/// missing, ended the tool with `SIGBUS` inside LMDB (exit 135). It now exits 2 with one line
-/// that says the file system is full.
+/// missing, exits 2 with one line that says the file system is full, never with `SIGBUS` inside
+/// LMDB (exit 135).
 ///
 /// Each test mounts a small `tmpfs` (``SmallFileSystem``), which takes root on Linux; CI runs
 /// the tests as root. Elsewhere the suite is skipped, and shows as skipped.

@@ -30,82 +30,98 @@ struct ImportCommandTests {
     }
 
     static let badLines: [(String, String)] = [
-        ("not json at all", #"line 2: not valid JSON: invalid value at column 1 ("not json at all")"#),
-        (#"{"sections": [{"items": []}]}"#, #"line 2: missing field "title" in sections[0]"#),
-        (#"{"sections": [{"title": 7, "items": []}]}"#, "line 2: field sections[0].title is not a string: 7"),
+        ("not json at all", #"line 2, column 1: not valid JSON: invalid value ("not json at all")"#),
+        (#"{"sections": [{"items": []}]}"#, #"line 2, column 15, sections[0]: missing field "title""#),
+        (
+            #"{"sections": [{"title": 7, "items": []}]}"#,
+            "line 2, column 25, sections[0].title: expected a string, found 7"
+        ),
         (
             #"{"sections": [{"title": "A", "items": [{"id": "a", "summary": false}]}]}"#,
-            "line 2: field sections[0].items[0].summary is not a string: false"
+            "line 2, column 63, sections[0].items[0].summary: expected a string, found false"
         ),
         (
             #"{"sections": [{"title": "A", "items": []}, {"title": "A", "items": []}]}"#,
-            #"line 2: duplicate section title "A" at sections 0 and 1; section titles must be unique within a snapshot"#
+            #"line 2, column 54, sections[1].title: duplicate section title "A" at sections 0 and 1; "#
+                + "section titles must be unique within a snapshot"
         ),
         (
             #"{"sections": [{"title": "A", "items": [{"id": "x"}]}, {"title": "B", "items": [{"id": "x"}]}]}"#,
-            #"line 2: duplicate item id "x" at [0, 0] and [1, 0]; item ids must be unique across a snapshot"#
+            #"line 2, column 87, sections[1].items[0].id: duplicate item id "x" at [0, 0] and [1, 0]; "#
+                + "item ids must be unique across a snapshot"
         ),
         (
             #"{"revision": 1, "meta": {}, "snapshot": {"sections": [{"items": []}]}}"#,
-            #"line 2: missing field "title" in snapshot.sections[0]"#
+            #"line 2, column 55, snapshot.sections[0]: missing field "title""#
         ),
         (
             #"{"revision": 1, "meta": {"n": 1}, "snapshot": {"sections": []}}"#,
-            "line 2: field meta.n is not a string: 1"
+            "line 2, column 31, meta.n: expected a string, found 1"
         ),
-        (#"{"meta": {}}"#, #"line 2: missing field "sections""#),
+        (#"{"meta": {}}"#, #"line 2, column 1: missing field "sections""#),
         (
             #"{"sections": [{"title": "A", "items": [{"summary": "s"}]}]}"#,
-            #"line 2: missing field "id" in sections[0].items[0]"#
+            #"line 2, column 40, sections[0].items[0]: missing field "id""#
         ),
-        (#"{"meta": "x", "sections": []}"#, #"line 2: field meta is not an object: "x""#),
+        (#"{"meta": "x", "sections": []}"#, #"line 2, column 10, meta: expected an object, found "x""#),
         // The value is quoted as the line spells it.
         (
             #"{"sections": [{"title": "A", "items": [{"id": "a", "summary": -0}]}]}"#,
-            "line 2: field sections[0].items[0].summary is not a string: -0"
+            "line 2, column 63, sections[0].items[0].summary: expected a string, found -0"
         ),
-        (#"{"sections": [{"title": 1e400, "items": []}]}"#, "line 2: field sections[0].title is not a string: 1e400"),
-        (#"{"sections": [{"title": 1E+2, "items": []}]}"#, "line 2: field sections[0].title is not a string: 1E+2"),
+        (
+            #"{"sections": [{"title": 1e400, "items": []}]}"#,
+            "line 2, column 25, sections[0].title: expected a string, found 1e400"
+        ),
+        (
+            #"{"sections": [{"title": 1E+2, "items": []}]}"#,
+            "line 2, column 25, sections[0].title: expected a string, found 1E+2"
+        ),
         (
             "{\"meta\": {\"n\": [1,\t{\"k\" : 2}]}, \"sections\": []}",
-            #"line 2: field meta.n is not a string: [1, {"k" : 2}]"#
+            #"line 2, column 16, meta.n: expected a string, found [1, {"k" : 2}]"#
         ),
         (
             #"{"sections": [{"title": "A", "items": [{"id": "a", "id": "b"}]}]}"#,
-            #"line 2: duplicate key "id" in sections[0].items[0]; a key may appear once in an object"#
+            #"line 2, column 52, sections[0].items[0]: duplicate key "id"; a key may appear once in an object"#
         ),
+        // The first problem in the line: the first value is no string, before the key repeats.
         (
             #"{"meta": {"n": 1, "n": "x"}, "sections": []}"#,
-            #"line 2: duplicate key "n" in meta; a key may appear once in an object"#
+            "line 2, column 16, meta.n: expected a string, found 1"
+        ),
+        (
+            #"{"meta": {"n": "x", "n": 1}, "sections": []}"#,
+            #"line 2, column 21, meta: duplicate key "n"; a key may appear once in an object"#
         ),
         (
             #"{"sections": [], "sections": []}"#,
-            #"line 2: duplicate key "sections" at the top level; a key may appear once in an object"#
+            #"line 2, column 18: duplicate key "sections"; a key may appear once in an object"#
         ),
         // A snapshot line's `sections` and a revision line's `snapshot`: either would be a guess.
         (
             #"{"sections": [], "snapshot": 5}"#,
-            #"line 2: the object holds both "sections", as a snapshot line does, and "snapshot", as a revision line "#
-                + "does; it may hold one of the two"
+            #"line 2, column 18: the object holds both "sections", as a snapshot line does, and "snapshot", as a "#
+                + "revision line does; it may hold one of the two"
         ),
         // A key or a value the user chose never spans lines nor sends a terminal escape
         // sequence: its control characters are escaped (ESC, and U+009B, the 8-bit CSI).
         (
             #"{"meta": {"a\nb\u001b[2J": 1}, "sections": []}"#,
-            #"line 2: field meta."a\nb\u{1b}[2J" is not a string: 1"#
+            #"line 2, column 28, meta."a\nb\u{1b}[2J": expected a string, found 1"#
         ),
         (
             #"{"meta": {"a\nb": "1", "a\u000ab": "2"}, "sections": []}"#,
-            #"line 2: duplicate key "a\nb" in meta; a key may appear once in an object"#
+            #"line 2, column 24, meta: duplicate key "a\nb"; a key may appear once in an object"#
         ),
         (
             #"{"sections": [{"title": "A", "items": "\u009b2J\u007f"}]}"#,
-            #"line 2: field sections[0].items is not an array: "\u009b2J\u007f""#
+            #"line 2, column 39, sections[0].items: expected an array, found "\u009b2J\u007f""#
         ),
         // Two spellings of one key up to canonical equivalence: the decoder kept one value.
         (
             #"{"meta": {"é": "1", "e\u0301": "2"}, "sections": []}"#,
-            #"line 2: duplicate key "é" in meta; a key may appear once in an object"#
+            #"line 2, column 21, meta: duplicate key "é"; a key may appear once in an object"#
         ),
     ]
 
@@ -130,25 +146,35 @@ struct ImportCommandTests {
     @Test(
         "a line that is not JSON is refused even where the decoder does not look",
         arguments: [
-            (#"{"sections": [],}"#, #"trailing comma at column 16 (",}")"#),
-            (#"{"sections": [{"title": "A", "items": [{"id": "a",}]}]}"#, #"trailing comma at column 50 (",}]}]}")"#),
-            (#"{"sections": [], "x": 01}"#, #"invalid number at column 23 ("01}")"#),
-            (#"{"sections": [], "x": 1.e}"#, #"invalid number at column 23 ("1.e}")"#),
-            (#"{"sections": [], "x": "\q"}"#, #"invalid escape at column 24 ("\\q\"}")"#),
-            (#"{"sections": [], "x": [1,]}"#, #"trailing comma at column 25 (",]}")"#),
+            (#"{"sections": [],}"#, #"column 16: not valid JSON: trailing comma (",}")"#),
+            (
+                #"{"sections": [{"title": "A", "items": [{"id": "a",}]}]}"#,
+                #"column 50, sections[0].items[0]: not valid JSON: trailing comma (",}]}]}")"#
+            ),
+            (#"{"sections": [], "x": 01}"#, #"column 23, x: not valid JSON: invalid number ("01}")"#),
+            (#"{"sections": [], "x": 1.e}"#, #"column 23, x: not valid JSON: invalid number ("1.e}")"#),
+            (#"{"sections": [], "x": "\q"}"#, #"column 24, x: not valid JSON: invalid escape ("\\q\"}")"#),
+            (#"{"sections": [], "x": [1,]}"#, #"column 25, x: not valid JSON: trailing comma (",]}")"#),
             (
                 #"{"sections": [], "x": "\ud800"}"#,
-                #"unpaired UTF-16 surrogate in a \u escape at column 24 ("\\ud800\"}")"#
+                #"column 24, x: not valid JSON: unpaired UTF-16 surrogate in a \u escape ("\\ud800\"}")"#
             ),
             (
                 #"{"sections": [{"title": "\udc00", "items": []}]}"#,
-                #"unpaired UTF-16 surrogate in a \u escape at column 26 ("\\udc00\", \"items\": []"...)"#
+                #"column 26, sections[0].title: not valid JSON: unpaired UTF-16 surrogate in a \u escape "#
+                    + #"("\\udc00\", \"items\": []"...)"#
             ),
-            (#"{"sections": [{"title": "A", "items": ["#, "unexpected end of text, expected a value at column 40"),
-            (#"{"sections": [{"title": "A"#, "unexpected end of text in a string at column 27"),
+            (
+                #"{"sections": [{"title": "A", "items": ["#,
+                "column 40, sections[0].items[0]: not valid JSON: unexpected end of text, expected a value"
+            ),
+            (
+                #"{"sections": [{"title": "A"#,
+                "column 27, sections[0].title: not valid JSON: unexpected end of text in a string"
+            ),
         ])
     func notJSONWhereUnread(line: String, problem: String) throws {
-        try expectRefused(line, saying: "not valid JSON: \(problem)")
+        try expectRefused(line, saying: problem)
     }
 
     @Test("JSON nested deeper than the decoder reads is refused as such, even under a key it does not read")
@@ -156,7 +182,9 @@ struct ImportCommandTests {
         let line =
             #"{"sections": [], "x": "# + String(repeating: "[", count: 600) + String(repeating: "]", count: 600) + "}"
         try expectRefused(
-            line, saying: "JSON the decoder cannot read: too many nested arrays or dictionaries at column 535")
+            line,
+            saying: "column 534, x[0][0][0][0][0][0][0]...(500 steps)...[0][0][0][0]: nested deeper than 512 arrays "
+                + "and objects")
     }
 
     /// Imports `line` alone from standard input into a new log, and expects it refused with
@@ -168,7 +196,7 @@ struct ImportCommandTests {
         let result = try ToolRunner.run(["import", "-", "--log", log], input: line + "\n")
         #expect(result.status == 2, "\(result)")
         #expect(
-            result.stderr == "replay: standard input, line 1: \(problem); nothing was appended\n", "\(result)")
+            result.stderr == "replay: standard input, line 1, \(problem); nothing was appended\n", "\(result)")
         #expect(!FileManager.default.fileExists(atPath: log))
     }
 
@@ -177,7 +205,9 @@ struct ImportCommandTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let log = directory.path("app.lmdb")
-        for (before, column) in [(#"{"sections": [{"title": "a"#, 27), (#"{"sections": [], "x": "a"#, 25)] {
+        for (before, column, path) in [
+            (#"{"sections": [{"title": "a"#, 27, "sections[0].title"), (#"{"sections": [], "x": "a"#, 25, "x"),
+        ] {
             let file = directory.path("bad.jsonl")
             let bytes = Array(before.utf8) + [0xFF] + Array(#"", "items": []}]}"#.utf8)
             #expect(FileManager.default.createFile(atPath: file, contents: Data(bytes)))
@@ -185,7 +215,7 @@ struct ImportCommandTests {
             #expect(result.status == 2, "\(result)")
             #expect(
                 result.stderr
-                    == "replay: \(file), line 1: not valid JSON: invalid UTF-8 in a string at column \(column) "
+                    == "replay: \(file), line 1, column \(column), \(path): not valid JSON: invalid UTF-8 in a string "
                     + #"("\xFF\", \"items\": []}]}"); "#
                     + "nothing was appended\n", "\(result)")
         }
@@ -233,7 +263,8 @@ struct ImportCommandTests {
             #expect(result.stdout == "")
             #expect(
                 result.stderr
-                    == "replay: \(path), line 1: the text is \(name), not UTF-8: the interchange format is UTF-8; "
+                    == "replay: \(path), line 1, column 1: the text is \(name), not UTF-8: the interchange format is "
+                    + "UTF-8; "
                     + "nothing was appended\n")
         }
         #expect(try ChangeLog(path: log, options: .init(createIfMissing: false)).latestRevision == 1)
@@ -300,11 +331,11 @@ struct ImportCommandTests {
         #expect(!FileManager.default.fileExists(atPath: log))
     }
 
-    /// The import that fails used to create the log before decoding its lines, and remove it
-    /// again when it had appended nothing, while another import had opened the same log and
-    /// was still decoding its own: that import then reported success and its revisions were gone.
-    /// Here the second import starts as soon as the first one's log appears (with the fix it
-    /// never does) and has four times as many lines to decode.
+    /// An import creates its log only once lines are ready to be appended, so a failed one leaves
+    /// no log behind and never removes one: another import of the same new path, still decoding
+    /// its lines, must not report success and then find its revisions gone. Here the second
+    /// import starts as soon as the first one's log appears (it never does) and has four times
+    /// as many lines to decode.
     @Test("a failed import into a new path leaves alone the log another import creates there meanwhile")
     func failedImportBesideAnother() throws {
         let directory = try TemporaryDirectory()
@@ -340,11 +371,11 @@ struct ImportCommandTests {
         #expect(result.stdout == "appended revisions 1 to 2 (2) to \(log)\nskipped 1 invalid lines\n")
         #expect(
             result.stderr
-                == #"replay: skipped standard input, line 2: not valid JSON: invalid value at column 1 ("nope")"# + "\n"
+                == #"replay: skipped standard input, line 2, column 1: not valid JSON: invalid value ("nope")"# + "\n"
         )
     }
 
-    @Test("--commit-every appends nothing when a later line is bad: every line is checked first")
+    @Test("--commit-every streams: a later bad line keeps the batches before its batch and says how to finish")
     func commitEvery() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -354,11 +385,14 @@ struct ImportCommandTests {
         #expect(result.status == 2)
         #expect(
             result.stderr
-                == #"replay: standard input, line 6: not valid JSON: expected a key in double quotes at column 2 ("broken"); "#
-                + "nothing was appended\n")
-        #expect(!FileManager.default.fileExists(atPath: log))
-        let good = try ToolRunner.run(["import", "-", "--log", log, "--commit-every", "2"], input: Fixtures.growing(5))
-        #expect(good.status == 0, "\(good)")
+                == #"replay: standard input, line 6, column 2: not valid JSON: expected a key in double quotes ("broken"); "#
+                + "revisions 1 to 4 (4), from the lines before line 5, were appended to \(log) and stay there (to "
+                + "finish, fix line 6, then give the same input again to: replay import - --log \(log) --from-line 5 "
+                + "--commit-every 2)\n")
+        #expect(try ChangeLog(path: log, options: .init(createIfMissing: false)).latestRevision == 4)
+        let rest = try ToolRunner.run(
+            ["import", "-", "--log", log, "--from-line", "5", "--commit-every", "2"], input: Fixtures.growing(5))
+        #expect(rest.status == 0, "\(rest)")
         #expect(try ChangeLog(path: log, options: .init(createIfMissing: false)).latestRevision == 5)
     }
 
@@ -369,7 +403,8 @@ struct ImportCommandTests {
         #expect(result.stderr.contains("Error:"))
     }
 
-    /// The argument parser reads `-1` as an option, and used to call the value missing.
+    /// The argument parser reads `-1` as an option; the tool names the negative number rather
+    /// than calling the value missing.
     @Test(
         "a negative number given to an option is named as such",
         arguments: [
@@ -383,8 +418,8 @@ struct ImportCommandTests {
         #expect(result.stderr == "replay: \(option) takes a number that is not negative, not \(value)\n", "\(result)")
     }
 
-    /// Foundation's `contents(atPath:)` opened files without blocking, so a pipe that had no
-    /// data yet read as unreadable.
+    /// A pipe that has no data yet is waited for, not read as unreadable (as by Foundation's
+    /// `contents(atPath:)`, which opens files without blocking).
     @Test("import and diff read named pipes and /dev/stdin from a pipe, as they come")
     func pipes() throws {
         let directory = try TemporaryDirectory()

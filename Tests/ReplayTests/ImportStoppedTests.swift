@@ -32,7 +32,8 @@ struct ImportStoppedTests {
         #expect(
             result.stderr.hasSuffix(
                 "; revisions 1 to \(kept) (\(kept)), from the lines before line \(next), were appended to \(log) and "
-                    + "stay there (to finish, import \(file) from line \(next) on)\n"), "\(result)")
+                    + "stay there (to finish, run: replay import \(file) --log \(log) --from-line \(next) "
+                    + "--commit-every 2)\n"), "\(result)")
         #expect(try ToolRunner.run(["verify", "--log", log]).status == 0)
     }
 
@@ -103,8 +104,8 @@ struct ImportInterruptedTests {
         #expect(
             stderr.hasSuffix(
                 "replay: \(file): interrupted before line \(next); revisions 1 to \(kept) (\(kept)), from the lines "
-                    + "before line \(next), were appended to \(log) and stay there (to finish, import \(file) from "
-                    + "line \(next) on)\n"), "\(stderr)")
+                    + "before line \(next), were appended to \(log) and stay there (to finish, run: replay import "
+                    + "\(file) --log \(log) --from-line \(next) --commit-every 1)\n"), "\(stderr)")
         #expect(try ToolRunner.run(["verify", "--log", log]).status == 0)
     }
 

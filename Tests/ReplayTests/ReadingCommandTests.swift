@@ -33,7 +33,7 @@ struct ReadingCommandTests {
         let all = try ToolRunner.run(["export", "--log", log])
         let stored = try ChangeLog(path: log, options: .init(createIfMissing: false))
         for line in all.stdout.split(separator: "\n") {
-            let record = try JSONDecoder().decode(RevisionRecord.self, from: Data(line.utf8))
+            let record = try RevisionRecord(jsonLine: line.utf8)
             #expect(record == (try stored.record(at: record.revision)))
         }
     }
@@ -58,7 +58,7 @@ struct ReadingCommandTests {
         // The first revision is the change from the empty snapshot.
         var previous = LogSnapshot()
         for (offset, line) in lines.enumerated() {
-            let record = try JSONDecoder().decode(RevisionRecord.self, from: Data(line.utf8))
+            let record = try RevisionRecord(jsonLine: line.utf8)
             #expect(record.revision == UInt64(offset + 1))
             #expect(try previous.applying(record.changes) == record.snapshot, "revision \(record.revision)")
             previous = record.snapshot
@@ -302,7 +302,8 @@ struct ReadingCommandTests {
         #expect(show.stdout.contains(#"0: "i\u{2029}""#), "\(show)")
         let bad = try ToolRunner.run(["import", "-", "--log", log], input: "\u{FEFF}\u{FEFF}{\"sections\": []}\n")
         #expect(bad.status == 2)
-        #expect(bad.stderr.contains(#"invalid value at column 1 ("\u{feff}{\"sections\": []}")"#), "\(bad)")
+        #expect(
+            bad.stderr.contains(#"column 1: not valid JSON: invalid value ("\u{feff}{\"sections\": []}")"#), "\(bad)")
         for output in [show.stdout, bad.stderr] {
             #expect(!output.unicodeScalars.contains { [0x2028, 0x2029, 0x202E, 0xFEFF].contains($0.value) })
         }

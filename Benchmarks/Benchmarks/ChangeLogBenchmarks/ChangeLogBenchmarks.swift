@@ -2,6 +2,7 @@ import Benchmark
 import ChangeLog
 import Foundation
 import ListAdapter
+import ListFormat
 import RawLMDB
 import Synchronization
 

@@ -2,6 +2,7 @@ import Benchmark
 import ChangeLog
 import Foundation
 import ListAdapter
+import ListFormat
 import RawLMDB
 
 // `replay import` end to end, from JSON lines in memory to a durable commit, beside raw LMDB
@@ -57,7 +58,7 @@ func importLines(_ input: Data, into log: ChangeLog) async throws -> Int {
 
 func makeImportState(_ label: String) async throws -> ImportState {
     let directory = TemporaryDirectory(label)
-    var workload = ChurnWorkload()
+    let workload = ChurnWorkload()
     let log = try ChangeLog(path: directory.appending("log"))
     _ = try await log.append(workload.snapshot)
     let rawDirectory = directory.appending("raw")

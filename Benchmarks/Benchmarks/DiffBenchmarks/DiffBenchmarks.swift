@@ -134,4 +134,7 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.measurement(speedupMetric, Int((baseline / ours).rounded()))
         benchmark.measurement(coldSpeedupMetric, Int((baseline / runs[0]).rounded()))
     }
+
+    // A main-actor model of 1,000,000 identifiers: how long one invalidation holds the main actor.
+    mainActorHoldBenchmarks()
 }

@@ -1,4 +1,5 @@
 import ListAdapter
+import ListFormat
 
 /// A renderer that prints the list as it evolves: after each reload or batch, a header line
 /// and the whole list, with the rows the batch inserted, moved or updated marked `*`.

@@ -8,18 +8,6 @@ extension SnapshotImporter {
     struct Line: Sendable {
         var bytes: Range<Int>
         var number: Int
-
-        /// The line's bytes in `input`, without its line feed.
-        func text(in input: Data) -> Data {
-            input[(input.startIndex + bytes.lowerBound)..<(input.startIndex + bytes.upperBound)]
-        }
-
-        /// Whether the line holds nothing but spaces, tabs and carriage returns.
-        func isBlank(in input: Data) -> Bool {
-            text(in: input).withUnsafeBytes { bytes in
-                bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
-            }
-        }
     }
 
     /// What decoding a line gave: the entry it appends, or why it is bad; `nil` for a blank line.
@@ -40,15 +28,16 @@ extension SnapshotImporter {
     /// At most this many lines are decoded together.
     static let decodingWindowLines = 256
     /// Lines are decoded together until they hold this many bytes (16 MiB). The workers wait
-    /// for each other at the end of a window: with 4 MiB, a window of 50 kB lines held three
-    /// runs for two workers, and imports took 13% longer.
+    /// for each other at the end of a window, so a window holds many runs per worker: with only
+    /// a few (4 MiB of 50 kB lines is three runs for two workers), workers sit idle at its end.
     static let decodingWindowBytes = 16 << 20
 
     /// Decodes `lines` of `input` on every processor the process may use: the lines are
     /// independent, and decoding is most of an import's work besides the writer's.
     ///
     /// Each worker decodes runs of ``decodingRunLines`` consecutive lines, so that a line shares
-    /// the strings of the line before (``ImportLineParser``), except for the first of a run.
+    /// the strings of the line before (``ListFormat/InterchangeFormat/readImportLine(_:previous:)``),
+    /// except for the first of a run.
     ///
     /// - Parameter processors: how many threads may decode at once (every processor the process
     ///   may use; tests vary it).
@@ -89,21 +78,26 @@ extension SnapshotImporter {
     /// Decodes consecutive lines in order, each sharing the strings of the good line before.
     private static func decodeRun(_ lines: ArraySlice<Line>, of input: Data) -> [DecodedLine] {
         var previous: ListSnapshot<String, String>?
-        return lines.map { line -> DecodedLine in
-            guard !line.isBlank(in: input) else { return nil }
-            do throws(SnapshotImportError) {
-                let annotated = try decode(line: line.text(in: input), lineNumber: line.number, previous: previous)
-                previous = annotated.snapshot
-                return .success(ChangeLog.AppendEntry(annotated.snapshot, meta: annotated.meta))
-            } catch {
-                return .failure(error)
+        return input.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            return lines.map { line -> DecodedLine in
+                let text = UnsafeBufferPointer(rebasing: bytes[line.bytes])
+                // A line of nothing but spaces, tabs and carriage returns is blank.
+                guard !text.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) else { return nil }
+                do throws(SnapshotImportError) {
+                    let annotated = try decode(line: text, lineNumber: line.number, previous: previous)
+                    previous = annotated.snapshot
+                    return .success(ChangeLog.AppendEntry(annotated.snapshot, meta: annotated.meta))
+                } catch {
+                    return .failure(error)
+                }
             }
         }
     }
 
-    /// Where each line of `input` lies, line feeds left out; a final line feed ends the last
-    /// line rather than starting an empty one.
-    static func lines(of input: Data) -> [Line] {
+    /// Where each line of `input` lies, line feeds left out, numbered from `firstNumber`; a
+    /// final line feed ends the last line rather than starting an empty one.
+    static func lines(of input: Data, firstNumber: Int = 1) -> [Line] {
         input.withUnsafeBytes { raw in
             var lines: [Line] = []
             guard let base = raw.baseAddress else { return lines }
@@ -112,7 +106,7 @@ extension SnapshotImporter {
                 let end =
                     memchr(base + start, Int32(UInt8(ascii: "\n")), raw.count - start)
                     .map { base.distance(to: UnsafeRawPointer($0)) } ?? raw.count
-                lines.append(Line(bytes: start..<end, number: lines.count + 1))
+                lines.append(Line(bytes: start..<end, number: firstNumber + lines.count))
                 start = end + 1
             }
             return lines

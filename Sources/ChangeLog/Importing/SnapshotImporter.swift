@@ -1,5 +1,6 @@
 import Foundation
 import ListAdapter
+import ListFormat
 
 /// Appends snapshots read as the interchange format's JSON Lines (one snapshot, with optional
 /// `meta`, per line) to a ``ChangeLog``, one revision per line: what `replay import` does.
@@ -48,8 +49,17 @@ public struct SnapshotImporter: Sendable {
         public var revisions: [UInt64]
         /// The bad lines skipped under ``Options/skipInvalid``, in input order.
         public var skipped: [SnapshotImportError]
-        /// The number of lines read, blank lines included.
+        /// The number of the last line read, blank lines included: the number of lines read
+        /// when the import started at the input's first line.
         public var linesRead: Int
+
+        /// Creates a report of an import that appended `revisions`, skipped `skipped` and read
+        /// up to line `linesRead`.
+        public init(revisions: [UInt64] = [], skipped: [SnapshotImportError] = [], linesRead: Int = 0) {
+            self.revisions = revisions
+            self.skipped = skipped
+            self.linesRead = linesRead
+        }
 
         /// The revisions appended, in words: `revisions 1 to 1000 (1000)`, or, where other
         /// writers appended between this import's transactions, `1000 revisions from 1 to 1500
@@ -89,33 +99,72 @@ public struct SnapshotImporter: Sendable {
     }
 
     /// Decodes one line of an import file: a snapshot line, or a revision line of an export
-    /// (its `snapshot` and `meta`).
+    /// (its `snapshot` and `meta`), read by `InterchangeFormat/readImportLine(_:previous:)` (ListFormat).
     ///
-    /// - Throws: ``SnapshotImportError`` naming `lineNumber` and the problem: not JSON, a
-    ///   missing or mistyped field (with the offending value), a duplicate title or id, a key
-    ///   named twice in one object, both `sections` and `snapshot` in the line, text that is not
-    ///   UTF-8 (UTF-16 or UTF-32, which `JSONDecoder` would otherwise decode unchecked).
+    /// - Throws: ``SnapshotImportError`` naming `lineNumber`, the column and the path of the
+    ///   first problem in the line, and the problem: not JSON, a missing or mistyped field (with
+    ///   the offending value), a duplicate title or id, a key named twice in one object, both
+    ///   `sections` and `snapshot` in the line, text that is not UTF-8.
     public static func decode(line: some Collection<UInt8>, lineNumber: Int) throws(SnapshotImportError)
         -> AnnotatedSnapshot<String, String>
     {
-        try decode(line: line, lineNumber: lineNumber, previous: nil)
-    }
-
-    /// ``decode(line:lineNumber:)``, sharing the strings of `previous`, the line before's
-    /// snapshot, where they hold the same bytes (``ImportLineParser``).
-    static func decode(
-        line: some Collection<UInt8>, lineNumber: Int, previous: ListSnapshot<String, String>?
-    ) throws(SnapshotImportError) -> AnnotatedSnapshot<String, String> {
-        // Most lines take the fast path; the lines it declines are decoded, or refused, the checked way.
-        if case let parsed?? = line.withContiguousStorageIfAvailable({ ImportLineParser.parse($0, previous: previous) })
-        {
-            return parsed
-        }
         do {
-            return try CheckedJSON.decode(ImportLine.self, from: Data(line), reading: .importLine).annotated
+            return try InterchangeFormat.readImportLine(line)
         } catch {
             throw SnapshotImportError(line: lineNumber, problem: error.description)
         }
+    }
+
+    /// ``decode(line:lineNumber:)`` for a line in `buffer`, sharing the strings of `previous`,
+    /// the line before's snapshot, where they hold the same bytes.
+    static func decode(
+        line buffer: UnsafeBufferPointer<UInt8>, lineNumber: Int, previous: ListSnapshot<String, String>?
+    ) throws(SnapshotImportError) -> AnnotatedSnapshot<String, String> {
+        do {
+            return try InterchangeFormat.readImportLine(buffer, previous: previous)
+        } catch {
+            throw SnapshotImportError(line: lineNumber, problem: error.description)
+        }
+    }
+
+    /// `error` for a line that opens an object and ends before closing it, followed by more
+    /// lines, with a hint that each snapshot must be on one line: such an input is most likely a
+    /// snapshot spread over lines, as pretty-printed JSON is; `error` unchanged for other lines.
+    public static func hintingSpreadSnapshot(_ error: SnapshotImportError, line: some Collection<UInt8>)
+        -> SnapshotImportError
+    {
+        var hinted = error
+        hinted.problem += spreadHint(line)
+        return hinted
+    }
+
+    /// The hint of ``hintingSpreadSnapshot(_:line:)`` for `line`, or an empty string.
+    static func spreadHint(_ line: some Collection<UInt8>) -> String {
+        guard line.first(where: { $0 != 0x20 && $0 != 0x09 }) == UInt8(ascii: "{") else { return "" }
+        var depth = 0
+        var inString = false
+        var escaped = false
+        for byte in line {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1
+            default: break
+            }
+        }
+        guard depth > 0 else { return "" }
+        return " (each snapshot must be on one line, as JSON Lines: this line opens an object it does not close, "
+            + "as the first line of a snapshot spread over several lines, pretty-printed, does)"
     }
 
     /// Imports every line of `input`. Blank lines are skipped.
@@ -123,7 +172,12 @@ public struct SnapshotImporter: Sendable {
     /// - Parameters:
     ///   - input: the lines to import, separated by `\n`: snapshot lines, or revision lines of an
     ///     export.
-    ///   - progress: called now and then with the number of lines read so far.
+    ///   - firstLineNumber: the number of `input`'s first line, as errors, progress and
+    ///     ``Report/linesRead`` count lines: 1, or more where `input` is a part of a longer
+    ///     input read a part at a time.
+    ///   - progress: called now and then, while lines are checked, with the number of the last
+    ///     line read.
+    ///   - appending: called before each transaction with the numbers of its first and last lines.
     ///   - stopRequested: asked before each line's outcome is taken, before each transaction, and
     ///     (from the log's writer thread) before each line of a transaction is prepared: once it
     ///     returns true, the import stops there. A transaction still being prepared is abandoned,
@@ -138,21 +192,23 @@ public struct SnapshotImporter: Sendable {
     ///   `openingLogWith` closure when it cannot open the log; ``SnapshotImportInterrupted``
     ///   when `stopRequested` returned true before the import was done.
     public func run(
-        input: Data, progress: (Int) -> Void = { _ in }, stopRequested: @escaping @Sendable () -> Bool = { false }
+        input: Data, firstLineNumber: Int = 1, progress: (Int) -> Void = { _ in },
+        appending: (ClosedRange<Int>) -> Void = { _ in },
+        stopRequested: @escaping @Sendable () -> Bool = { false }
     ) async throws -> Report {
         var report = Report(revisions: [], skipped: [], linesRead: 0)
         // Every good line, and the entries of the first of them (all of them without commitEvery).
         var good: [Line] = []
         var decoded: [ChangeLog.AppendEntry] = []
         var decodedBytes = 0
-        let lines = Self.lines(of: input)
+        let lines = Self.lines(of: input, firstNumber: firstLineNumber)
         var window = 0..<0
         var outcomes: [DecodedLine] = []
         for line in lines {
             report.linesRead = line.number
             if stopRequested() { throw SnapshotImportInterrupted(report: report, firstLineNotAppended: nil) }
             if line.number % 1_000 == 0 { progress(line.number) }
-            let index = line.number - 1
+            let index = line.number - firstLineNumber
             if !window.contains(index) {
                 window = Self.decodingWindow(of: lines, from: index)
                 outcomes = Self.decode(lines[window], of: input)
@@ -168,7 +224,10 @@ public struct SnapshotImporter: Sendable {
                     decodedBytes += line.bytes.count
                 }
                 good.append(line)
-            case .failure(let error):
+            case .failure(var error):
+                if line.number == 1, lines.count > 1 {
+                    error = input.withUnsafeBytes { Self.hintingSpreadSnapshot(error, line: $0[line.bytes]) }
+                }
                 guard options.skipInvalid else { throw error }
                 report.skipped.append(error)
             }
@@ -182,6 +241,7 @@ public struct SnapshotImporter: Sendable {
                 throw SnapshotImportInterrupted(report: report, firstLineNotAppended: good[start].number)
             }
             let end = min(good.count, start + batchSize)
+            appending(good[start].number...good[end - 1].number)
             var batch = Array(decoded[min(start, decoded.count)..<min(end, decoded.count)])
             // Checked already: decoding the same bytes again gives the same entries.
             for outcome in Self.decode(good[max(start, decoded.count)..<max(end, decoded.count)], of: input) {
@@ -208,7 +268,8 @@ public struct SnapshotImporter: Sendable {
 public struct SnapshotImportError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The 1-based line number.
     public var line: Int
-    /// What is wrong, naming the field and the offending value where it can.
+    /// Where in the line and what is wrong, naming the field and the offending value where it
+    /// can: `column 25, sections[0].title: expected a string, found 7`.
     public var problem: String
 
     /// Creates an error for `line`.
@@ -217,8 +278,8 @@ public struct SnapshotImportError: Error, Hashable, Sendable, CustomStringConver
         self.problem = problem
     }
 
-    /// `line 3: missing field "title" in sections[1]`.
-    public var description: String { "line \(line): \(problem)" }
+    /// `line 3, column 15, sections[1]: missing field "title"`.
+    public var description: String { "line \(line), \(problem)" }
 }
 
 /// An append that failed during an import: what the import had appended before it, which stays

@@ -48,8 +48,9 @@ extension LMDBEnvironment {
     /// closed again before the error is thrown.
     ///
     /// - Throws: ``LMDBError`` with an `errno` code when the directory is missing or unreadable
-    ///   (`ENOSPC` or `EDQUOT` when there is no space for the lock file), or LMDB's code when the
-    ///   files are not an LMDB environment.
+    ///   (`ENOSPC` or `EDQUOT` when there is no space for the lock file, `ENODEV` when `data.mdb`
+    ///   or `lock.mdb` is not a regular file: ``SpecialFile``), or LMDB's code when the files are
+    ///   not an LMDB environment.
     @available(*, noasync, message: "opening blocks on file locks; call it from a synchronous context")
     package static func open(directory: String, configuration: Configuration = Configuration()) throws(LMDBError)
         -> LMDBEnvironment
@@ -113,9 +114,6 @@ extension LMDBEnvironment {
         }
     }
 
-    /// The mode of the files LMDB creates, before the process's `umask`.
-    static let fileMode: mode_t = 0o644
-
     /// Creates, configures and opens an environment with `openFlags` (besides `MDB_NOTLS`),
     /// recording `configuration` as the one asked for.
     ///
@@ -123,15 +121,22 @@ extension LMDBEnvironment {
     /// blocks are allocated first (``LockFileSpace``): on a full file system, LMDB's writes
     /// into its map of the file would end the process with `SIGBUS`; this throws `ENOSPC`.
     /// A data file that this open was to create and that LMDB left incomplete is emptied again
-    /// (`IncompleteDataFile.discard(at:)`).
+    /// (`IncompleteDataFile.discard(at:)`). The files this open creates get the permission bits
+    /// of ``Configuration/fileMode`` exactly (``FileModes``).
     private static func create(path: String, configuration: Configuration, openFlags: UInt32) throws(LMDBError)
         -> LMDBEnvironment
     {
-        if openFlags & UInt32(MDB_NOLOCK) == 0 {
-            _ = try LockFileSpace.ensure(directory: path, maxReaders: configuration.maxReaders, mode: fileMode)
-        }
+        // A FIFO in place of a file would make LMDB's open wait forever (``SpecialFile``).
+        guard SpecialFile.first(inDirectory: path) == nil else { throw LMDBError(code: ENODEV) }
+        // A meta page naming impossible pages would make LMDB abort, or map past the file (``MetaPage``).
+        try MetaPage.check(dataFileAt: path + "/data.mdb")
         let dataPath = path + "/data.mdb"
+        let lockPath = path + "/lock.mdb"
         let createsDataFile = [.missing, .emptyFile].contains(PathStatus(of: dataPath))
+        let modes = FileModes(configuration.fileMode, dataFile: dataPath, lockFile: lockPath)
+        if openFlags & UInt32(MDB_NOLOCK) == 0 {
+            _ = try LockFileSpace.ensure(directory: path, maxReaders: configuration.maxReaders, mode: modes.lockFile)
+        }
         var created: OpaquePointer?
         try LMDBError.check(mdb_env_create(&created))
         guard let handle = created else { throw LMDBError(code: ENOMEM) }
@@ -139,7 +144,8 @@ extension LMDBEnvironment {
             try LMDBError.check(mdb_env_set_maxdbs(handle, configuration.maxDatabases))
             try LMDBError.check(mdb_env_set_maxreaders(handle, configuration.maxReaders))
             try LMDBError.check(mdb_env_set_mapsize(handle, configuration.mapSize))
-            try LMDBError.check(mdb_env_open(handle, path, UInt32(MDB_NOTLS) | openFlags, fileMode))
+            try LMDBError.check(mdb_env_open(handle, path, UInt32(MDB_NOTLS) | openFlags, modes.dataFile))
+            modes.applyToCreatedFiles()
             var dead: Int32 = 0
             try LMDBError.check(mdb_reader_check(handle, &dead))
             guard let dataFile = FileIdentity(path: dataPath) else { throw LMDBError(code: errno) }
@@ -152,7 +158,7 @@ extension LMDBEnvironment {
         } catch {
             mdb_env_close(handle)
             if createsDataFile, openFlags & UInt32(MDB_RDONLY) == 0 {
-                IncompleteDataFile.discard(at: dataPath, lockFile: path + "/lock.mdb")
+                IncompleteDataFile.discard(at: dataPath, lockFile: lockPath)
             }
             throw error
         }

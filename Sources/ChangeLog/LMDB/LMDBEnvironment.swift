@@ -37,13 +37,23 @@ package final class LMDBEnvironment: Sendable {
         /// Extra `mdb_env_open` flags, such as `MDB_NOSYNC` or `MDB_NOMETASYNC`;
         /// `MDB_NOTLS` is always added.
         package var flags: UInt32
+        /// The permission bits of the `data.mdb` this open creates, given exactly, whatever the
+        /// process's `umask`; a `lock.mdb` it creates gets them (or those of the existing data
+        /// file) with write added wherever read is, since readers record themselves in it
+        /// (``FileModes``). Existing files keep theirs.
+        package var fileMode: mode_t
 
-        /// Creates a configuration.
-        package init(mapSize: Int = 64 << 20, maxDatabases: UInt32 = 8, maxReaders: UInt32 = 126, flags: UInt32 = 0) {
+        /// Creates a configuration; by default the files it creates are private to their owner
+        /// (0600).
+        package init(
+            mapSize: Int = 64 << 20, maxDatabases: UInt32 = 8, maxReaders: UInt32 = 126, flags: UInt32 = 0,
+            fileMode: mode_t = 0o600
+        ) {
             self.mapSize = mapSize
             self.maxDatabases = maxDatabases
             self.maxReaders = maxReaders
             self.flags = flags
+            self.fileMode = fileMode
         }
     }
 
@@ -60,8 +70,20 @@ package final class LMDBEnvironment: Sendable {
         /// The number of reader slots in use.
         package var readers: Int
 
-        /// The bytes of the data file in use: `(lastPage + 1) * pageSize`.
-        package var usedBytes: Int { (lastPage + 1) * pageSize }
+        /// The bytes of the data file in use: `(lastPage + 1) * pageSize`, or 0 when that cannot
+        /// be (``checkedUsedBytes`` is `nil`).
+        package var usedBytes: Int { checkedUsedBytes ?? 0 }
+
+        /// The bytes of the data file in use, `(lastPage + 1) * pageSize`; `nil` when the meta
+        /// page's last page number makes that negative or larger than `Int` holds, which only
+        /// a damaged meta page does. Computed without trapping.
+        package var checkedUsedBytes: Int? {
+            guard lastPage >= -1, pageSize > 0 else { return nil }
+            let (pages, overflow) = lastPage.addingReportingOverflow(1)
+            guard !overflow else { return nil }
+            let (bytes, tooLarge) = pages.multipliedReportingOverflow(by: pageSize)
+            return tooLarge ? nil : bytes
+        }
     }
 
     /// The canonical path of the environment's directory.
@@ -95,6 +117,8 @@ package final class LMDBEnvironment: Sendable {
     /// concurrent transactions of one process: two instances of one log opening at once on two
     /// threads made a later commit fail with `MDB_BAD_DBI`.
     private let databaseOpening = Mutex(())
+    /// The meta page transactions last found sound (``checkMetaPage(of:readOnly:fileModified:)``).
+    let checkedMetaPage = Mutex<CheckedMetaPage?>(nil)
 
     /// Wraps an opened handle; ``open(directory:configuration:)`` is the way to an environment.
     init(

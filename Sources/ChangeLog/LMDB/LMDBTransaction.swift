@@ -65,7 +65,8 @@ package struct LMDBTransaction: ~Copyable {
             environment.gate.enter()
             // `mdb_txn_begin` reads the meta pages through the map: a file cut shorter than them
             // would crash it with `SIGBUS`.
-            let lengthBefore = LMDBEnvironment.dataFileLength(of: environment.handle)
+            let fileBefore = LMDBEnvironment.dataFileStatus(of: environment.handle)
+            let lengthBefore = fileBefore?.length
             do throws(LMDBError) {
                 try environment.checkMapped()
                 guard LMDBEnvironment.holdsMetaPages(length: lengthBefore, pageSize: environment.pageSize)
@@ -79,6 +80,8 @@ package struct LMDBTransaction: ~Copyable {
                 do throws(LMDBError) {
                     try LMDBEnvironment.checkDataFileLength(
                         of: environment.handle, pageSize: environment.pageSize, lengthBefore: lengthBefore)
+                    try environment.checkMetaPage(
+                        of: transaction, readOnly: readOnly, fileModified: fileBefore?.modified)
                 } catch {
                     mdb_txn_abort(transaction)
                     environment.gate.leave()
@@ -150,17 +153,69 @@ package struct LMDBTransaction: ~Copyable {
             result = mdb_dbi_open(handle, nil, flags, &dbi)
         }
         try LMDBError.check(result)
-        return LMDBDatabase(handle: dbi)
+        let database = LMDBDatabase(handle: dbi)
+        if let name {
+            try checkRecord(of: name)
+        }
+        return database
+    }
+
+    /// Throws `MDB_CORRUPTED` when the record of the named database `name` in the main
+    /// database (its root page and depth, which LMDB reads from there whenever a transaction
+    /// first uses it) names impossible pages, or a root that is no B-tree page (``RootPage``),
+    /// as ``MetaPage`` refuses for the meta page's two databases: LMDB would abort on a root of
+    /// 0 or 1, or follow a wild pointer.
+    private func checkRecord(of name: String) throws(LMDBError) {
+        var info = MDB_envinfo()
+        try LMDBError.check(mdb_env_info(environment.takeUnretainedValue().handle, &info))
+        let lastPage = UInt64(truncatingIfNeeded: info.me_last_pgno)
+        // The main database is LMDB's database 1 (`MAIN_DBI`).
+        let main = LMDBDatabase(handle: 1)
+        var value = MDB_val()
+        let result = Array(name.utf8).withUnsafeBytes { key in
+            var key = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+            return mdb_get(handle, main.handle, &key, &value)
+        }
+        // A database this transaction created has no record yet.
+        if result == MDB_NOTFOUND { return }
+        try LMDBError.check(result)
+        let environment = environment.takeUnretainedValue()
+        let bytes = try environment.mapBounds.lent(value)
+        guard bytes.count == MetaPage.DatabaseRecord.size else { throw LMDBError(code: MDB_CORRUPTED) }
+        let record = MetaPage.DatabaseRecord(bytes, at: 0)
+        guard record.damage(lastPage: lastPage) == nil else { throw LMDBError(code: MDB_CORRUPTED) }
+        var descriptor: mdb_filehandle_t = -1
+        guard mdb_env_get_fd(environment.handle, &descriptor) == MDB_SUCCESS else { return }
+        guard RootPage.damage(of: record, descriptor: descriptor, pageSize: environment.pageSize) == nil else {
+            throw LMDBError(code: MDB_CORRUPTED)
+        }
     }
 
     /// The entry and page counts of `database`.
+    ///
+    /// - Throws: `MDB_CORRUPTED` when the counts, read from the file, are negative or add up to
+    ///   more than `Int` holds: a damaged database record.
     package func statistics(of database: LMDBDatabase) throws(LMDBError) -> LMDBStatistics {
         var stat = MDB_stat()
         try LMDBError.check(mdb_stat(handle, database.handle, &stat))
-        return LMDBStatistics(
-            entries: stat.ms_entries,
-            pages: stat.ms_branch_pages + stat.ms_leaf_pages + stat.ms_overflow_pages,
-            pageSize: Int(stat.ms_psize))
+        let counts = [stat.ms_branch_pages, stat.ms_leaf_pages, stat.ms_overflow_pages]
+        guard stat.ms_entries >= 0, let pages = Self.checkedSum(counts) else {
+            throw LMDBError(code: MDB_CORRUPTED)
+        }
+        return LMDBStatistics(entries: stat.ms_entries, pages: pages, pageSize: Int(stat.ms_psize))
+    }
+
+    /// The sum of `counts` read from the file, or `nil` when one is negative or the sum is larger
+    /// than `Int` holds (only damage makes them so); never traps.
+    static func checkedSum(_ counts: some Sequence<Int>) -> Int? {
+        var sum = 0
+        for count in counts {
+            guard count >= 0 else { return nil }
+            let (next, overflow) = sum.addingReportingOverflow(count)
+            guard !overflow else { return nil }
+            sum = next
+        }
+        return sum
     }
 
     // MARK: - Reading
@@ -231,6 +286,9 @@ package struct LMDBTransaction: ~Copyable {
     /// data, which later write transactions reuse before they grow the file (as `mdb_stat -f`
     /// counts them).
     ///
+    /// - Throws: `MDB_CORRUPTED` when a record's length word is negative or larger than the
+    ///   page numbers its value holds, or the lengths add up to more than `Int` holds: a damaged
+    ///   free list, whose figures are read from the file and never trusted in arithmetic.
     /// - Complexity: O(*f*), where *f* counts the free list's records.
     package func freePageCount() throws -> Int {
         // The free list is database 0: each record's value is a list of page numbers, its
@@ -239,13 +297,25 @@ package struct LMDBTransaction: ~Copyable {
             var pages = 0
             var more = try cursor.move(to: .first)
             while more {
-                pages += try cursor.withCurrent { _, value in
-                    value.count >= MemoryLayout<Int>.size ? value.loadUnaligned(as: Int.self) : 0
+                let length = try cursor.withCurrent { _, value in Self.freeListLength(of: value) }
+                guard let length, let sum = Self.checkedSum([pages, length]) else {
+                    throw LMDBError(code: MDB_CORRUPTED)
                 }
+                pages = sum
                 more = try cursor.move(to: .next)
             }
             return pages
         }
+    }
+
+    /// The length word of a free-list record's `value`, when it is one a record can hold: from
+    /// 0 to the number of page numbers after it. `nil` otherwise (a damaged record).
+    static func freeListLength(of value: UnsafeRawBufferPointer) -> Int? {
+        let word = MemoryLayout<Int>.size
+        guard value.count >= word else { return nil }
+        let length = value.loadUnaligned(as: Int.self)
+        guard length >= 0, length <= value.count / word - 1 else { return nil }
+        return length
     }
 
     /// Opens a cursor over `database`, lends it to `body`, and closes it before returning.

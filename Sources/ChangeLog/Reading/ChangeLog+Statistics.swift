@@ -1,3 +1,4 @@
+import CLMDB
 import Foundation
 import ListAdapter
 
@@ -59,7 +60,9 @@ extension ChangeLog {
         let attributes = try? FileManager.default.attributesOfItem(atPath: dataFile)
         statistics.bytesOnDisk = (attributes?[.size] as? NSNumber)?.intValue ?? 0
         let info = store.environment.info()
-        statistics.bytesInUse = info.usedBytes
+        let damaged = ChangeLogError.storage(LMDBError(code: MDB_CORRUPTED), path: path, during: "reading")
+        guard let used = info.checkedUsedBytes else { throw damaged }
+        statistics.bytesInUse = used
         // Both ends from one transaction: appends or a drop in another process may come between
         // two reads.
         let (first, latest, freePages) = try store.read(during: "reading") { transaction in
@@ -68,7 +71,9 @@ extension ChangeLog {
                 try transaction.freePageCount()
             )
         }
-        statistics.bytesFree = min(statistics.bytesInUse, freePages * info.pageSize)
+        let (freeBytes, overflow) = freePages.multipliedReportingOverflow(by: info.pageSize)
+        guard !overflow else { throw damaged }
+        statistics.bytesFree = min(statistics.bytesInUse, freeBytes)
         guard first > 0, latest >= first else { return statistics }
         statistics.revisions = first...latest
         var firstTime: Int64?

@@ -1,5 +1,6 @@
 import Foundation
 import ListAdapter
+import ListFormat
 
 /// One revision of a ``ChangeLog``: its number, when it was appended, its annotations, its
 /// snapshot and the changes from the previous revision's snapshot to this one's.

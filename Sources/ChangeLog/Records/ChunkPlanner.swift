@@ -8,6 +8,12 @@ struct ChunkPlanner {
     private(set) var nextID: UInt64
     /// The new chunks, sealed, in ascending identifier order.
     private(set) var newChunks: [(id: UInt64, value: [UInt8])] = []
+    /// Whether the identifiers ran out: a new chunk got the largest one, and a chunk after it
+    /// repeated it. Only a damaged chunk key, read as the largest stored, starts the count so
+    /// high; the plan must then not be written.
+    private(set) var ranOutOfIdentifiers = false
+    /// Whether ``nextID`` was given out and could not advance past the largest identifier.
+    private var identifiersExhausted = false
 
     init(nextID: UInt64) {
         self.nextID = nextID
@@ -111,7 +117,9 @@ struct ChunkPlanner {
     private mutating func newChunk(_ content: consuming [UInt8], fingerprint: Fingerprint? = nil) -> StoredChunk {
         let fingerprint = fingerprint ?? ContentHash.fingerprint(content)
         let id = nextID
-        nextID += 1
+        if identifiersExhausted { ranOutOfIdentifiers = true }
+        let (next, overflow) = nextID.addingReportingOverflow(1)
+        if overflow { identifiersExhausted = true } else { nextID = next }
         newChunks.append((id, Chunk.sealed(content, id: id)))
         return StoredChunk(id: id, fingerprint: fingerprint)
     }

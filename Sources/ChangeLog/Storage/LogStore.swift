@@ -1,5 +1,6 @@
 import CLMDB
 import ListAdapter
+import ListFormat
 
 /// The log's three databases in its LMDB environment, and the operations that run inside one
 /// of its transactions (RecordFormat.md describes the layout).
@@ -216,7 +217,15 @@ struct LogStore: Sendable {
                     code: .malformedRecord, message: "the log at \(path) holds a chunk key that is not 8 bytes long",
                     path: path)
             }
-            return last + 1
+            let (next, overflow) = last.addingReportingOverflow(1)
+            guard !overflow else {
+                throw ChangeLogError(
+                    code: .malformedRecord,
+                    message: "the log at \(path) holds a chunk key that reads \(last), after which no chunk can be "
+                        + "stored: a key was damaged, or changed behind the log's back; restore the log from a backup",
+                    path: path)
+            }
+            return next
         }
     }
 
@@ -249,6 +258,15 @@ struct LogStore: Sendable {
                 revision: baseRevision, path: path)
         }
         guard !entries.isEmpty else { return ([], base) }
+        // The latest key comes from the file: a damaged one may read the largest revision number.
+        guard baseRevision <= UInt64.max - UInt64(entries.count) else {
+            throw ChangeLogError(
+                code: .malformedRecord,
+                message: "the latest revision key of the log at \(path) reads \(baseRevision), after which "
+                    + "\(entries.count) revisions cannot be numbered: a key was damaged, or changed behind the log's "
+                    + "back; restore the log from a backup",
+                revision: baseRevision, path: path)
+        }
         var current = base?.stored ?? .empty
         var planner = ChunkPlanner(nextID: nextChunkID)
         var records: [(revision: UInt64, bytes: [UInt8])] = []
@@ -267,6 +285,14 @@ struct LogStore: Sendable {
             revision += 1
             // Chunks first: a caller computing this entry's changes in advance gets the time.
             let stored = planner.store(entry.snapshot, reusing: current)
+            guard !planner.ranOutOfIdentifiers else {
+                throw ChangeLogError(
+                    code: .malformedRecord,
+                    message: "the log at \(path) holds a chunk key that reads \(nextChunkID - 1), after which the "
+                        + "chunks of revision \(revision) cannot be numbered: a key was damaged, or changed behind the "
+                        + "log's back; restore the log from a backup",
+                    revision: revision, path: path)
+            }
             let changes: LogChanges
             if let given = entry.changes {
                 if entry.verifiesChanges {

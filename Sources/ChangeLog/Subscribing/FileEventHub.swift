@@ -10,11 +10,10 @@ import Synchronization
 /// One inotify instance for the whole process, shared by every ``LogFileWatcher``.
 ///
 /// A watch is cheap to add and remove (a few microseconds), but an inotify instance is not:
-/// closing one waits for the kernel's grace period, about 0.4 ms on the 2-core machine this was
-/// measured on, and holds a thread meanwhile. With an instance per watcher, subscribing and
-/// breaking off in a loop left dozens of descriptors closing at once and the thread pool grown
-/// to more than a hundred threads. The hub's descriptor is opened on first use and stays open
-/// for the life of the process.
+/// closing one waits for the kernel's grace period (a fraction of a millisecond) and holds a
+/// thread meanwhile. With an instance per watcher, subscribing and breaking off in a loop would
+/// leave dozens of descriptors closing at once, each holding a thread. The hub's descriptor is
+/// opened on first use and stays open for the life of the process.
 ///
 /// Files are watched for modification (`IN_MODIFY`). Watches of the same file, under one path
 /// or several, share the kernel's watch; the hub counts them and removes the kernel's watch
@@ -123,7 +122,7 @@ final class FileEventHub: Sendable {
     private func deliverEvents() {
         #if os(Linux) || os(Android)
             var modified: Set<Int32> = []
-            // Watches the kernel dropped: their file was deleted and freed, or we removed them.
+            // Watches the kernel dropped: their file was deleted and freed, or the hub removed them.
             var dropped: Set<Int32> = []
             var overflowed = false
             let headerSize = MemoryLayout<inotify_event>.size

@@ -12,7 +12,7 @@ import Synchronization
 ///   then the meta page that commits a transaction with `pwrite`, each raising `IN_MODIFY`; but
 ///   readers take the latest transaction from the lock file's shared memory, which the writer
 ///   updates just after the meta page's `pwrite` returns. A check run at once can therefore
-///   miss the commit that woke it (measured: most do), so every event is followed by a few more
+///   miss the commit that woke it (most do), so every event is followed by a few more
 ///   checks at growing delays (``followUpDelays``, 0.5 to 42.5 ms after the event), which see
 ///   it even when the writer was preempted between the two steps; past them, the poll does.
 ///   Events queued before a check are drained together, so a burst of commits costs one check
@@ -55,10 +55,9 @@ final class LogFileWatcher: Sendable {
     private let queue = DispatchQueue(label: "ChangeLog.watcher", qos: .userInitiated, target: LogFileWatcher.checks)
 
     /// The queue every watcher's queue runs on, so that their checks (short read transactions)
-    /// run one at a time on one thread. With a queue of its own each, watchers started and
-    /// stopped in quick succession each got a thread from Dispatch: 2,000 subscriptions begun
-    /// and broken off in a row peaked at 10 to 40 threads, and at 129 on a loaded machine;
-    /// with this queue, at 3 to 4 (`SubscriptionTests.resubscribing`).
+    /// run one at a time on one thread. Watchers started and stopped in quick succession would
+    /// each get a thread from Dispatch for a queue of their own; on this one queue, subscribing
+    /// and breaking off in a loop holds a few threads at most (`SubscriptionTests.resubscribing`).
     private static let checks = DispatchQueue(label: "ChangeLog.watcherChecks", qos: .userInitiated)
     private let state = Mutex(State.idle)
     /// How many follow-up checks of the last file event have run.

@@ -65,7 +65,7 @@ extension ChangeLog {
     /// The log does not check the changes unless `verifiesChanges` is true, in which case
     /// changes that do not take the latest revision's snapshot to `snapshot` are refused with
     /// ``ChangeLogError/Code/invalidChanges``. Durability and group commit as in
-    /// ``append(_:meta:expectedLatest:)``.
+    /// ``append(_:meta:expectedLatest:)-(LogSnapshot,_,_)``.
     ///
     /// - Throws: ``ChangeLogError``: ``ChangeLogError/Code/conflict``,
     ///   ``ChangeLogError/Code/invalidChanges``, or an error reading or writing the log.

@@ -28,16 +28,30 @@ import ListAdapter
 /// the empty snapshot). Otherwise (a log that already has revisions while the adapter starts
 /// from empty, an adapter that already showed something when the recorder attached, another
 /// writer that appended in between, or an earlier append that failed) the update's snapshot is
-/// appended with changes the log computes from its latest snapshot (``ChangeLog/append(_:meta:expectedLatest:)``),
-/// and its ``Recording/storesAdapterChanges`` is `false`. Either way the log stays verifiable,
-/// and ``ChangeLog/verify(_:progress:)`` checks the stored changes against the stored snapshots.
+/// appended with changes the log computes from its latest snapshot
+/// (``ChangeLog/append(_:meta:expectedLatest:)-(LogSnapshot,_,_)``), and its
+/// ``Recording/storesAdapterChanges`` is `false`. Either way the log stays verifiable, and
+/// ``ChangeLog/verify(_:progress:)`` checks the stored changes against the stored snapshots.
+///
+/// ## Identifier and summary types
+///
+/// The adapter's identifiers and summaries may be of any ``LogStringConvertible`` type (`String`,
+/// the integer types, `UUID`, types of your own): they are stored as their
+/// ``LogStringConvertible/logString``, converted off the main actor, and read back typed with
+/// ``RevisionRecord/snapshot(as:summary:)``.
+///
+/// ## One revision per update
+///
+/// Every update is one revision, but the adapter merges the invalidations that arrive while it
+/// diffs into one update (`ListAdapter`, "When invalidations merge"). For one revision per change,
+/// await `adapter.invalidateAndWait()` after each change.
 ///
 /// Durability: the log's; a revision is recorded when its append committed.
 @MainActor
-public final class ChangeLogRecorder<DataSource: ListDataSource>: ListAdapterObserver
-where DataSource.ItemID == String, DataSource.Summary == String {
+public final class ChangeLogRecorder<DataSource: ListSource>: ListAdapterObserver
+where DataSource.ItemID: LogStringConvertible, DataSource.Summary: LogStringConvertible {
     /// The adapter's update type.
-    public typealias Update = ListAdapterUpdate<String, String>
+    public typealias Update = ListAdapterUpdate<DataSource.ItemID, DataSource.Summary>
 
     /// One recorded update: the adapter generation it came from and the revision it became.
     public struct Recording: Hashable, Sendable {
@@ -199,12 +213,17 @@ where DataSource.ItemID == String, DataSource.Summary == String {
             if expected == nil {
                 let latest = try log.latestRevision
                 let latestSnapshot = latest == 0 ? LogSnapshot() : try log.snapshot(at: latest)
-                if latestSnapshot == jobs[0].update.oldSnapshot {
+                if try latestSnapshot == jobs[0].update.oldSnapshot.logSnapshot() {
                     expected = latest
                 }
             }
-            var entries = jobs.map { job in
-                ChangeLog.AppendEntry(job.update.newSnapshot, changes: job.update.changes, meta: job.meta)
+            var entries: [ChangeLog.AppendEntry] = []
+            entries.reserveCapacity(jobs.count)
+            for job in jobs {
+                entries.append(
+                    ChangeLog.AppendEntry(
+                        try job.update.newSnapshot.logSnapshot(), changes: job.update.changes.logChanges(),
+                        meta: job.meta))
             }
             if let expected {
                 do {
@@ -215,7 +234,7 @@ where DataSource.ItemID == String, DataSource.Summary == String {
                     // start from the latest revision.
                 }
             }
-            entries[0] = ChangeLog.AppendEntry(jobs[0].update.newSnapshot, meta: jobs[0].meta)
+            entries[0] = ChangeLog.AppendEntry(entries[0].snapshot, meta: jobs[0].meta)
             return .appended(try await log.append(contentsOf: entries), firstFromLog: true)
         } catch {
             return .failed(error)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ListAdapter
+import ListFormat
 
 /// `replay diff OLD.json NEW.json`: the changes between two snapshot files.
 struct DiffCommand: AsyncParsableCommand {

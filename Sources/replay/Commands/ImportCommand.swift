@@ -14,28 +14,37 @@ struct ImportCommand: AsyncParsableCommand {
             A line may also be a revision line as `replay export` writes it: its snapshot and \
             metadata are appended, with a new number, time and changes.
 
-            Every line is checked before anything is appended: a bad line (not JSON, a missing \
-            or mistyped field, a duplicate title or id, a key it reads named twice in one object) stops \
-            the import with an error naming the line, and nothing of the file is appended, \
-            unless --skip-invalid is given. The lines are then appended in one transaction, or \
-            with --commit-every N in one per N lines. Creates the log when it does not exist.
+            Without --commit-every, every line is checked before anything is appended: a bad \
+            line (not JSON, a missing or mistyped field, a duplicate title or id, a key it reads \
+            named twice in one object) stops the import with an error naming the line, and \
+            nothing of the file is appended, unless --skip-invalid is given; the lines are then \
+            appended in one transaction. Creates the log when it does not exist, private to the \
+            user (files 0600 in a 0700 directory) unless --mode says otherwise.
+
+            With --commit-every N, the input is streamed: N lines at a time are read, checked \
+            and appended in one transaction, so memory is bounded by N lines, not the input, \
+            and a producer's lines are appended as they come. A bad line then stops the import \
+            with an error naming it: the batches before the bad line's batch stay appended, no \
+            line of its batch or after is, and the error prints the command that finishes the \
+            import once the line is fixed (--from-line, the first line of that batch).
+
+            --from-line N starts at line N: the lines before it are skipped without being \
+            checked. It is the way to finish an import that stopped after appending some lines.
 
             Interrupted (SIGINT or SIGTERM), an import stops once the lines it is decoding \
             are done (up to 256 lines at a time), or abandons the transaction it is preparing \
             (one already being written commits first); it says which revisions it appended \
-            and the line to resume from, and ends by that signal. A second interrupt ends it \
+            and the command to resume with, and ends by that signal. A second interrupt ends it \
             at once: a transaction not yet committed is then not appended.
 
-            The input is read to its end before anything is appended, since every line is \
-            checked first: a producer's lines are appended once it has finished. Memory: the \
-            input itself, and in one transaction every line decoded, three to eight times the \
-            input's size (less when consecutive lines share most of their strings). With \
-            --commit-every, lines past the first 16 MiB are decoded again when their \
-            transaction comes, so decoded lines take at most about 16 MiB of input's worth.
+            Memory without --commit-every: the input itself, and every line decoded, three to \
+            eight times the input's size (less when consecutive lines share most of their \
+            strings). With --commit-every: one batch of N lines, read, decoded and appended.
 
             Examples:
               replay import history.jsonl --log app.lmdb
               replay import big.jsonl --commit-every 1000
+              replay import big.jsonl --commit-every 1000 --from-line 5001
               replay export --log old.lmdb | replay import - --log copy.lmdb
             """
     )
@@ -45,47 +54,73 @@ struct ImportCommand: AsyncParsableCommand {
 
     @OptionGroup var logOptions: LogOptions
 
+    @OptionGroup var modeOption: FileModeOption
+
     @Option(
         help: ArgumentHelp(
-            "Commit every N lines, so an import interrupted while appending keeps a gap-free prefix.",
+            "Stream the input N lines at a time, one transaction each: memory holds N lines, and an "
+                + "import stopped midway keeps the batches before.",
             valueName: "N"))
     var commitEvery: Int?
 
     @Flag(help: "Report bad lines on standard error and skip them instead of stopping.")
     var skipInvalid = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Start at line N: the lines before it are skipped unread, as after an import that stopped before line N.",
+            valueName: "N"))
+    var fromLine: Int?
+
     func validate() throws {
         if let commitEvery, commitEvery < 1 { throw ValidationError("--commit-every must be at least 1") }
+        if let fromLine, fromLine < 1 { throw ValidationError("--from-line must be at least 1") }
     }
 
     func run() async throws {
         try await failingWithBadInput {
-            // Without --skip-invalid, a line with a NUL byte stops the import: no need to read on.
-            let input = try readInput(file, stopAfterNUL: !skipInvalid)
+            let logOptions = logOptions
+            let fileMode = modeOption.fileMode
             // The log is opened, or created, only once lines are ready to be appended: an import
             // refused before that leaves no log behind, and never removes one (another process
-            // may be importing into the same new path at the same time).
-            let logOptions = logOptions
-            let importer = SnapshotImporter(options: .init(commitEvery: commitEvery, skipInvalid: skipInvalid)) {
-                try logOptions.openOrCreate()
+            // may be importing into the same new path at the same time). A streaming import's
+            // batches share the log its first batch opened.
+            let opened = OpenedLog {
+                try logOptions.openOrCreate(fileMode: fileMode)
             }
-            var progress = Progress("importing lines")
+            let importer = SnapshotImporter(options: .init(commitEvery: commitEvery, skipInvalid: skipInvalid)) {
+                try opened.log()
+            }
+            var progress = Progress("importing", unit: commitEvery == nil ? .items("lines") : .bytes)
             let report: SnapshotImporter.Report
             do {
                 report = try await Interruption.catching {
-                    try await importer.run(input: input) {
+                    if let commitEvery {
+                        return try await streamingImport(importer, batch: commitEvery, progress: &progress)
+                    }
+                    // Without --skip-invalid, a line with a NUL byte stops the import: no need to read on.
+                    let (input, firstLine) = try inputFromFirstLine()
+                    progress.total = firstLine - 1 + Self.lineCount(input)
+                    progress.phase = "checking"
+                    return try await importer.run(input: input, firstLineNumber: firstLine) {
                         progress.update($0)
+                    } appending: { lines in
+                        progress.phase = "appending"
+                        progress.update(lines.lowerBound - 1, now: true)
                     } stopRequested: {
                         Interruption.signal != nil
                     }
                 }
             } catch let error as SnapshotImportInterrupted {
                 progress.finish()
-                printError(Self.describe(error, input: inputName, log: logOptions.path))
+                printError(describe(error))
                 Interruption.end(by: Interruption.signal ?? SIGINT)
             } catch let error as SnapshotAppendError {
                 progress.finish()
-                throw InputError(Self.describe(error, input: inputName, log: logOptions.path))
+                throw InputError(describe(error))
+            } catch let error as StreamedLineError {
+                progress.finish()
+                throw InputError(describe(error))
             } catch {
                 progress.finish()
                 guard let error = error as? SnapshotImportError else { throw error }
@@ -109,34 +144,77 @@ struct ImportCommand: AsyncParsableCommand {
         }
     }
 
+    /// The whole input from line `--from-line` on, and that line's number.
+    private func inputFromFirstLine() throws -> (Data, Int) {
+        let input = try readInput(file, stopAfterNUL: !skipInvalid)
+        guard let fromLine, fromLine > 1 else { return (input, 1) }
+        var start = input.startIndex
+        for line in 1..<fromLine {
+            guard let feed = input[start...].firstIndex(of: UInt8(ascii: "\n")), feed + 1 < input.endIndex else {
+                throw InputError(Self.tooShort(inputName, lines: line, fromLine: fromLine))
+            }
+            start = feed + 1
+        }
+        return (input[start...], fromLine)
+    }
+
+    /// The number of lines of `input`: a final line feed ends the last line.
+    static func lineCount(_ input: Data) -> Int {
+        let feeds = input.reduce(into: 0) { count, byte in if byte == UInt8(ascii: "\n") { count += 1 } }
+        return feeds + (input.last.map { $0 == UInt8(ascii: "\n") ? 0 : 1 } ?? 0)
+    }
+
+    /// The refusal of a `--from-line` past the input's last line.
+    static func tooShort(_ input: String, lines: Int, fromLine: Int) -> String {
+        "\(input) has \(lines == 1 ? "1 line" : "\(lines) lines"): there is no line \(fromLine) to start from"
+    }
+
     /// The input as messages name it.
-    private var inputName: String { file == "-" ? "standard input" : file }
+    var inputName: String { file == "-" ? "standard input" : file }
 
     /// What an append that failed midway did and did not append: the transactions committed
     /// before it stay in the log, so a retry of the whole input would append them twice.
-    static func describe(_ error: SnapshotAppendError, input: String, log: String) -> String {
+    func describe(_ error: SnapshotAppendError) -> String {
         let cause = error.cause.message + (error.cause.cause.map { " (\($0))" } ?? "")
         let line = error.firstLineNotAppended
-        let kept = keptBefore(line, of: error.report, input: input, log: log)
-        return "\(input): appending line \(line) and the lines after it failed: \(cause); \(kept)"
+        return "\(inputName): appending line \(line) and the lines after it failed: \(cause); "
+            + keptBefore(line, of: error.report)
     }
 
     /// Where an interrupted import stopped, and what it appended before.
-    static func describe(_ error: SnapshotImportInterrupted, input: String, log: String) -> String {
+    func describe(_ error: SnapshotImportInterrupted) -> String {
         guard let line = error.firstLineNotAppended else {
-            return "\(input): interrupted while checking line \(error.report.linesRead); nothing was appended"
+            return "\(inputName): interrupted while checking line \(error.report.linesRead); nothing was appended"
         }
-        return
-            "\(input): interrupted before line \(line); \(keptBefore(line, of: error.report, input: input, log: log))"
+        return "\(inputName): interrupted before line \(line); \(keptBefore(line, of: error.report))"
     }
 
-    /// What an import that stopped before `line` appended and how to finish it, or that it
-    /// appended nothing.
-    private static func keptBefore(_ line: Int, of report: SnapshotImporter.Report, input: String, log: String)
-        -> String
-    {
-        guard let appended = report.revisionsSummary else { return "nothing was appended" }
-        return "\(appended), from the lines before line \(line), were appended to \(log) and stay there "
-            + "(to finish, import \(input) from line \(line) on)"
+    /// A bad line met by a streaming import, after the batches before it were appended.
+    func describe(_ error: StreamedLineError) -> String {
+        "\(inputName), \(error.error); \(keptBefore(error.firstLineNotAppended, of: error.report, fix: error.error.line))"
     }
+
+    /// What an import that stopped before `line` appended and the command that finishes it
+    /// (after fixing line `fix`, when a bad line stopped it), or that it appended nothing.
+    private func keptBefore(_ line: Int, of report: SnapshotImporter.Report, fix: Int? = nil) -> String {
+        guard let appended = report.revisionsSummary else { return "nothing was appended" }
+        let fixFirst = fix.map { "fix line \($0), then " } ?? ""
+        let command =
+            "replay import \(shellQuoted(file)) --log \(shellQuoted(logOptions.path)) --from-line \(line)"
+            + (commitEvery.map { " --commit-every \($0)" } ?? "")
+        let how =
+            file == "-"
+            ? "\(fixFirst)give the same input again to: \(command)"
+            : "\(fixFirst)run: \(command)"
+        return "\(appended), from the lines before line \(line), were appended to \(logOptions.path) and stay there "
+            + "(to finish, \(how))"
+    }
+}
+
+/// `text` as one shell word: as it is when it holds only characters no shell reads specially,
+/// else in single quotes.
+func shellQuoted(_ text: String) -> String {
+    let plain =
+        !text.isEmpty && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_./=:,+@%".contains($0)) }
+    return plain ? text : "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
 }

@@ -33,11 +33,12 @@ struct LogOptions: ParsableArguments {
         return log
     }
 
-    /// Opens the log, creating it when it does not exist; a new log is not created in a
+    /// Opens the log, creating it when it does not exist: private to the user (0600 files in a
+    /// 0700 directory) unless `fileMode` gives others access. A new log is not created in a
     /// directory that holds other files (``NewLogPlace``).
-    func openOrCreate() throws -> ChangeLog {
+    func openOrCreate(fileMode: Int = ChangeLog.Options.privateFileMode) throws -> ChangeLog {
         try NewLogPlace.check(path)
-        return try ChangeLog(path: path, options: .init(createIfMissing: true))
+        return try ChangeLog(path: path, options: .init(createIfMissing: true, fileMode: fileMode))
     }
 }
 
@@ -79,5 +80,37 @@ extension InputError {
     static func outOfRange(_ revision: UInt64, in log: ChangeLog, first: UInt64, latest: UInt64) -> InputError {
         let holds = latest == 0 ? "is empty" : "holds revisions \(first) to \(latest)"
         return InputError("revision \(revision) is out of range: the log at \(log.path) \(holds)")
+    }
+}
+
+/// `--mode MODE`: the permission bits of a log the command creates, in octal.
+struct FileModeOption: ParsableArguments {
+    @Option(
+        name: .customLong("mode"),
+        help: ArgumentHelp(
+            "The permission bits, in octal, of a log this creates: 0600 (the default) keeps it private, 0640 lets "
+                + "the file's group read it. An existing log keeps its own.",
+            valueName: "mode"))
+    var text: String?
+
+    /// The mode asked for, or the private default.
+    var fileMode: Int { text.flatMap(Self.parse) ?? ChangeLog.Options.privateFileMode }
+
+    func validate() throws {
+        guard let text else { return }
+        guard let mode = Self.parse(text) else {
+            throw ValidationError("--mode \(text) is not an octal file mode such as 0600 or 0640")
+        }
+        guard ChangeLog.Options.isValidFileMode(mode) else {
+            throw ValidationError(
+                "--mode \(text) cannot be a log's mode: it must include the owner's read and write (0600) and hold "
+                    + "only read and write bits (at most 0666)")
+        }
+    }
+
+    /// Three or four octal digits (`640`, `0640`).
+    private static func parse(_ text: String) -> Int? {
+        guard (3...4).contains(text.count), text.allSatisfy({ ("0"..."7").contains($0) }) else { return nil }
+        return Int(text, radix: 8)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ListAdapter
+import ListFormat
 
 /// Where a command that may create a log (`import`, `demo`) may create one: a directory of its
 /// own. LMDB puts a log's two files, `data.mdb` and `lock.mdb`, straight into the directory it

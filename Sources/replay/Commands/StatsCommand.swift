@@ -1,6 +1,7 @@
 import ArgumentParser
 import ChangeLog
 import Foundation
+import ListFormat
 
 /// `replay stats`: figures about a log.
 struct StatsCommand: AsyncParsableCommand {

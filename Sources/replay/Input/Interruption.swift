@@ -21,7 +21,14 @@ enum Interruption {
     /// `body` polls to stop at its next safe point) and said on standard error; any later one
     /// ends the process at once, as without this. The signals' default actions are restored when
     /// `body` returns.
-    static func catching<T>(_ body: () async throws -> T) async throws -> T {
+    ///
+    /// - Parameter notice: what is said on standard error when the first signal comes.
+    static func catching<T>(
+        notice: String = "replay: interrupted; stopping at the next line or before the transaction being prepared is "
+            + "written (interrupt again to end at once: a transaction not yet committed is then not "
+            + "appended; 'replay log' shows what was)\n",
+        _ body: () async throws -> T
+    ) async throws -> T {
         let sources = signals.map { number in
             Foundation.signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
@@ -30,10 +37,7 @@ enum Interruption {
                     return
                 }
                 for number in signals { Foundation.signal(number, SIG_DFL) }
-                writeToStandardError(
-                    "replay: interrupted; stopping at the next line or before the transaction being prepared is "
-                        + "written (interrupt again to end at once: a transaction not yet committed is then not "
-                        + "appended; 'replay log' shows what was)\n")
+                writeToStandardError(notice)
             }
             source.resume()
             return source

@@ -1,4 +1,5 @@
 import ListAdapter
+import ListFormat
 
 #if canImport(Glibc)
     import Glibc

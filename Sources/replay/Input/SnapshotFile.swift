@@ -1,17 +1,19 @@
 import ChangeLog
 import Foundation
 import ListAdapter
+import ListFormat
 import SystemPackage
 
 /// Reads one snapshot from a JSON file, with errors that name the file and the problem.
 enum SnapshotFile {
     /// Reads and decodes the snapshot in the file at `path` (`-` for standard input). It is
-    /// checked as an import checks a snapshot line (``ChangeLog/SnapshotDocument``), its `meta`
-    /// too, which a diff does not use: a snapshot is the same contract wherever it is read.
+    /// checked as an import checks a snapshot line
+    /// (``ListFormat/InterchangeFormat/readSnapshotFile(_:)``), its `meta` too, which a diff does
+    /// not use: a snapshot is the same contract wherever it is read.
     static func read(_ path: String) throws -> ListSnapshot<String, String> {
         let data = try readInput(path, stopAfterNUL: true)
         do {
-            return try SnapshotDocument.decode(data).snapshot
+            return try InterchangeFormat.readSnapshotFile(data).snapshot
         } catch {
             // Named as `replay import` names it.
             throw InputError("\(path == "-" ? "standard input" : path): \(error)")
@@ -29,7 +31,7 @@ struct InputError: Error, CustomStringConvertible {
 /// comes, waiting for more, so a named pipe, a process substitution (`<(producer)`) or
 /// `/dev/stdin` works as well as a regular file. A failure is an ``InputError`` naming the file
 /// and the system's reason. With `stopAfterNUL`, for input that is refused at its first NUL byte
-/// or before, reading stops there (``ChangeLog/readToEnd(_:stopAfterNUL:failure:)``).
+/// or before, reading stops there (``ListFormat/readToEnd(_:stopAfterNUL:failure:)``).
 func readInput(_ path: String, stopAfterNUL: Bool = false) throws(InputError) -> Data {
     if path == "-" { return try readStandardInput(stopAfterNUL: stopAfterNUL) }
     // An empty path (an unset shell variable) would read as ": no such file", naming nothing.

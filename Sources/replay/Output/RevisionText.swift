@@ -1,5 +1,6 @@
 import ChangeLog
 import ListAdapter
+import ListFormat
 
 /// How revisions read as text in `log`, `show` and `tail`.
 enum RevisionText {

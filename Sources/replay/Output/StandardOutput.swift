@@ -1,5 +1,6 @@
 import CStandardStreams
 import ListAdapter
+import ListFormat
 import Synchronization
 
 // C's `stdout` is a global variable that never changes; the stream it points to locks itself.

@@ -14,24 +14,21 @@ import CFileWriteback
 /// A commit that grows the file changes its size and allocates blocks, so its flush
 /// (`fdatasync`) writes the file's metadata as well as its pages: one more write to wait for,
 /// and on a loaded disk the slowest part of a small commit. Pages the file already holds are
-/// also already in the page cache. With the reserve, a lone durable append of the ChangeLog
-/// benchmarks' churn workload took about half as long on a loaded disk (1.3–2.0 ms against
-/// 2.7–3.4 ms) and a group of 8 about a third less.
+/// also already in the page cache. With the reserve, most small commits do not grow the file,
+/// so their flush writes pages alone (Benchmarks/GROUP-COMMIT.md has the measurements).
 ///
 /// The zeros need not be durable: LMDB never reads them. On Linux their writing to the disk is
 /// started and not waited for (`sync_file_range`), so that it overlaps the transaction's
 /// work; the commit's own flush waits for what is left of it and writes the file's new size.
-/// Waiting for them with a flush of their own put one more flush on the writer's path every
-/// few commits of a young log (in the benchmarks' logs, one commit in 6 for 8 appenders and one
-/// in 16 for one): with the writeback only started, the time per revision fell by 7–12% for 8
-/// concurrent appenders and by 3–6% for one (Benchmarks/GROUP-COMMIT.md).
+/// A flush of their own would put one more flush on the writer's path every few commits of a
+/// young log (Benchmarks/GROUP-COMMIT.md has the measurements).
 ///
 /// LMDB ignores a file longer than its pages: the space ahead is invisible to it, and to every
 /// reader. The reserve is written only past the file's current end, at the start of a write
 /// transaction that asks for it (``LMDBEnvironment/write(reservingSpace:_:)``, for appends):
 /// this process then holds LMDB's writer lock, and the transaction has not written (or
 /// spilled) any page yet, so no other writer can be extending the file meanwhile. A commit
-/// larger than the space left grows the file as before.
+/// larger than the space left grows the file, as without a reserve.
 enum DataFileReserve {
     /// The space kept ahead of the used end: an eighth of the used size, from 64 KB to 4 MB.
     static func target(usedBytes: Int) -> Int {
@@ -65,8 +62,11 @@ enum DataFileReserve {
         guard pageSize > 0, fstat(descriptor, &information) == 0 else { return .unchanged }
         let size = Int(information.st_size)
         let ahead = target(usedBytes: usedBytes)
-        guard size != unlessSize, size < usedBytes + ahead / 2 else { return .unchanged }
-        let end = min(mapSize, fileSizeLimit(), (usedBytes + ahead + pageSize - 1) / pageSize * pageSize)
+        // `usedBytes` comes from the meta page: a damaged one may name a size near `Int.max`,
+        // which the sums below must not trap on.
+        let (beyond, overflow) = usedBytes.addingReportingOverflow(ahead + pageSize - 1)
+        guard !overflow, usedBytes >= 0, size != unlessSize, size < usedBytes + ahead / 2 else { return .unchanged }
+        let end = min(mapSize, fileSizeLimit(), beyond / pageSize * pageSize)
         guard end > size else { return .unchanged }
         var offset = size
         let written = zeros.withUnsafeBytes { zeros in

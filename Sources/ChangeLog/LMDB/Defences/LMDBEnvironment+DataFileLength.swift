@@ -22,10 +22,21 @@ extension LMDBEnvironment {
     /// The length in bytes of the data file of the open environment `handle`, or `nil` when it
     /// cannot be read.
     static func dataFileLength(of handle: OpaquePointer) -> Int? {
+        dataFileStatus(of: handle)?.length
+    }
+
+    /// The length in bytes and the time of last modification (in nanoseconds) of the data file
+    /// of the open environment `handle`, from one `fstat`; `nil` when it cannot be read.
+    static func dataFileStatus(of handle: OpaquePointer) -> (length: Int, modified: Int)? {
         var descriptor: mdb_filehandle_t = -1
         var file = stat()
         guard mdb_env_get_fd(handle, &descriptor) == MDB_SUCCESS, fstat(descriptor, &file) == 0 else { return nil }
-        return Int(file.st_size)
+        #if canImport(Darwin)
+            let modified = file.st_mtimespec
+        #else
+            let modified = file.st_mtim
+        #endif
+        return (Int(file.st_size), Int(modified.tv_sec) &* 1_000_000_000 &+ Int(modified.tv_nsec))
     }
 
     /// Whether a data file of `length` bytes (`nil`: unknown, which counts as long enough),

@@ -18,12 +18,12 @@ import CFileWriteback
 /// ``LMDBEnvironment/open(directory:configuration:)`` throws.
 ///
 /// The blocks are allocated without changing the file's size (`FALLOC_FL_KEEP_SIZE`), so LMDB
-/// still sizes the file itself and reads the number of reader slots from it as before. A lock
+/// sizes the file itself and reads the number of reader slots from it, as without the step. A lock
 /// file whose blocks are all there already is only examined (one `stat`): it is neither
 /// opened nor written. Any failure other than a lack of space (a read-only file system, a
 /// directory or lock file this process may not write, an immutable file, a file system that
 /// cannot allocate ahead, a system other than Linux) skips the step, and LMDB's open proceeds
-/// as it did without it, with its own errors and fallbacks.
+/// as it would without it, with its own errors and fallbacks.
 ///
 /// `data.mdb` needs nothing of the kind: LMDB writes a new data file's meta pages with
 /// `pwrite`, which fails with `ENOSPC`, maps it read-only, and writes its pages with `pwrite`

@@ -1,5 +1,6 @@
 import CLMDB
 import Foundation
+import ListFormat
 import Synchronization
 
 #if canImport(Glibc)

@@ -1,0 +1,41 @@
+/// Entry points for the libFuzzer targets in `Tests/Fuzz` (`scripts/fuzz.sh`): each decodes
+/// arbitrary bytes the way the package decodes untrusted input.
+///
+/// A thrown error is the expected outcome for most inputs and is reported as `false`; only a
+/// trap, a sanitizer report or a hang is a finding.
+package enum FuzzEntryPoints {
+    /// Decodes `bytes` as one line of an import file (`SnapshotImporter.decode(line:lineNumber:)`).
+    ///
+    /// - Returns: Whether the line decoded.
+    @discardableResult
+    package static func decodeImportLine(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        (try? SnapshotImporter.decode(line: bytes, lineNumber: 1)) != nil
+    }
+
+    /// Decodes `bytes` as stored record data. The first byte chooses what the rest is:
+    /// - `0`: a revision record without its checksum, sealed here with the checksum of
+    ///   revision 1 so that decoding reaches the fields (`RevisionRecordBody(decoding:revision:)`);
+    /// - `1`: a chunk's content (`Chunk(content:)`), whose checksum its reader checks
+    ///   before decoding;
+    /// - `2`: a revision record as stored under revision 1, checksum included, so that the
+    ///   checksum check is fuzzed too.
+    ///
+    /// Other values of the first byte select by their remainder modulo 3; an empty input does
+    /// nothing.
+    ///
+    /// - Returns: Whether the rest decoded.
+    @discardableResult
+    package static func decodeRecord(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let selector = bytes.first else { return false }
+        let rest = UnsafeRawBufferPointer(rebasing: bytes.dropFirst())
+        switch selector % 3 {
+        case 0:
+            let sealed = Chunk.sealed(Array(rest), id: 1)
+            return sealed.withUnsafeBytes { (try? RevisionRecordBody(decoding: $0, revision: 1)) != nil }
+        case 1:
+            return (try? Chunk(content: rest)) != nil
+        default:
+            return (try? RevisionRecordBody(decoding: rest, revision: 1)) != nil
+        }
+    }
+}

@@ -1,0 +1,93 @@
+/// A list as a ``ListSource`` states it: a value the source returns in one call, from which the
+/// adapter builds a ``ListSnapshot`` off the main actor.
+///
+/// A value type's elements are handed over as they are, with how to read an identifier, a section
+/// title and a summary from one of them; the reading happens when ``snapshot()`` runs, on the
+/// adapter's diff queue, not where the value was made:
+///
+/// ```swift
+/// ListContents(todos, id: \.id, sectionTitle: \.list, summary: \.title)
+/// ```
+///
+/// Making it from an array copies a reference only (arrays are copy-on-write): a main-actor model
+/// returns it in constant time. If the model mutates the array while the adapter still reads the
+/// copy, that mutation copies the array once, as any copy-on-write value does.
+///
+/// Sections appear in the order of their first element; inside a section, elements keep their
+/// relative order. A `nil` section title is the section titled `""`, a `nil` summary is none.
+public struct ListContents<ItemID: Hashable & Sendable, Summary: Hashable & Sendable>: Sendable {
+    /// The snapshot type the contents build.
+    public typealias Snapshot = ListSnapshot<ItemID, Summary>
+
+    private enum Storage: Sendable {
+        case snapshot(Snapshot)
+        case deferred(@Sendable () throws(ListSnapshotError) -> Snapshot)
+    }
+
+    private let storage: Storage
+
+    /// Contents that are `snapshot`, as it is: an app that already holds its list as a snapshot.
+    ///
+    /// - Complexity: O(1).
+    public init(_ snapshot: Snapshot) {
+        storage = .snapshot(snapshot)
+    }
+
+    /// Contents made of `elements`, in display order, read with `id`, `sectionTitle` and
+    /// `summary` when ``snapshot()`` runs.
+    ///
+    /// - Parameters:
+    ///   - elements: the list's elements in display order; kept as they are until ``snapshot()``.
+    ///   - id: an element's identifier, unique across the list.
+    ///   - sectionTitle: the title of an element's section, or `nil` for `""`; by default every
+    ///     element is in the section titled `""`.
+    ///   - summary: an element's summary, or `nil` for none; by default no element has one (and
+    ///     none is ever updated).
+    /// - Complexity: O(1) here (a copy of `elements`); ``snapshot()`` reads each element once.
+    public init<Elements: Sequence & Sendable>(
+        _ elements: Elements,
+        id: @escaping @Sendable (Elements.Element) -> ItemID,
+        sectionTitle: @escaping @Sendable (Elements.Element) -> String? = { _ in nil },
+        summary: @escaping @Sendable (Elements.Element) -> Summary? = { _ in nil }
+    ) {
+        storage = .deferred { () throws(ListSnapshotError) in
+            var sections: [Snapshot.Section] = []
+            var offsetsByTitle: [LiteralKey<String>: Int] = [:]
+            for element in elements {
+                let title = sectionTitle(element) ?? ""
+                let item = Snapshot.Item(id: id(element), summary: summary(element))
+                if let offset = offsetsByTitle[LiteralKey(title)] {
+                    sections[offset].items.append(item)
+                } else {
+                    offsetsByTitle[LiteralKey(title)] = sections.count
+                    sections.append(Snapshot.Section(title: title, items: [item]))
+                }
+            }
+            return try Snapshot(sections: sections)
+        }
+    }
+
+    /// Contents made of `identifiers`, in display order, with each one's section title and
+    /// summary asked of `sectionTitle` and `summary` when ``snapshot()`` runs.
+    ///
+    /// - Complexity: O(1) here; ``snapshot()`` calls each closure once per identifier.
+    public init(
+        identifiers: [ItemID],
+        sectionTitle: @escaping @Sendable (ItemID) -> String? = { _ in nil },
+        summary: @escaping @Sendable (ItemID) -> Summary? = { _ in nil }
+    ) {
+        self.init(identifiers, id: { $0 }, sectionTitle: sectionTitle, summary: summary)
+    }
+
+    /// The snapshot these contents describe.
+    ///
+    /// - Throws: ``ListSnapshotError`` naming an identifier listed twice, with both positions.
+    /// - Complexity: O(*n*) expected, where *n* is the number of elements; O(1) for contents
+    ///   made of a snapshot.
+    public func snapshot() throws(ListSnapshotError) -> Snapshot {
+        switch storage {
+        case .snapshot(let snapshot): snapshot
+        case .deferred(let build): try build()
+        }
+    }
+}

@@ -1,0 +1,70 @@
+/// What a ``ListAdapter`` shows, read in one call per invalidation: the list's identifiers, each
+/// one's section and summary (``contents()``), and the items themselves, fetched one at a time only
+/// when asked for (``item(for:)``).
+///
+/// Two kinds of types conform:
+///
+/// - A model isolated to the main actor, with plain stored properties, the way apps keep their
+///   state:
+///
+///   ```swift
+///   @MainActor
+///   final class TodoStore: ListSource {
+///       var todos: [Todo] = [] { didSet { invalidator?.invalidate() } }
+///       private var invalidator: ListInvalidator?
+///
+///       func contents() -> ListContents<Int, String> {
+///           ListContents(todos, id: \.id, sectionTitle: \.list, summary: \.title)
+///       }
+///       func item(for id: Int) throws -> Todo { ... }
+///       func attach(_ invalidator: ListInvalidator) { self.invalidator = invalidator }
+///   }
+///   ```
+///
+///   Its methods run on the main actor. The adapter calls ``contents()`` once per invalidation,
+///   one hop to the main actor, and builds the snapshot and computes the diff off it: returning
+///   ``ListContents`` over the model's array only copies a reference (arrays are copy-on-write),
+///   and the identifiers, titles and summaries are read from that copy on the adapter's queue.
+/// - A `Sendable` type that is not isolated to an actor (state behind a lock, a database), whose
+///   methods run off the main actor, on the adapter's diff queue. ``ListDataSource`` is this
+///   kind with one call per identifier for sections and summaries.
+///
+/// When the data changes, call ``ListInvalidator/invalidate()`` on the invalidator the adapter
+/// hands to ``attach(_:)`` (from any thread or actor), or ``ListAdapter/invalidate()``.
+public protocol ListSource<ItemID, Summary, Item>: Sendable {
+    /// The type that identifies an item, unique across the list.
+    associatedtype ItemID: Hashable & Sendable
+    /// The type that describes an item's current state; a changed summary is an update.
+    associatedtype Summary: Hashable & Sendable
+    /// The type of the items the source fetches.
+    associatedtype Item: Sendable
+
+    /// The list as it is now: its identifiers in display order, each one's section title and
+    /// summary.
+    ///
+    /// Called once per diff, on the conforming type's isolation (the main actor for a
+    /// `@MainActor` type); the adapter builds the snapshot from the returned value off the main
+    /// actor. Everything the value reads must describe one consistent state.
+    ///
+    /// - Throws: Any error; the adapter reports it to its observers as a ``ListAdapterError``
+    ///   with code ``ListAdapterError/Code/identifiersFailed`` and keeps its last good snapshot.
+    ///   An identifier listed twice is reported as ``ListAdapterError/Code/duplicateIdentifier``.
+    func contents() async throws -> ListContents<ItemID, Summary>
+
+    /// Fetches the item identified by `id`.
+    ///
+    /// - Throws: Any error; ``ListAdapter/item(at:)`` reports it as a ``ListAdapterError`` with
+    ///   code ``ListAdapterError/Code/itemFetchFailed``.
+    func item(for id: ItemID) async throws -> Item
+
+    /// Called on the main actor when an adapter starts using this source, with the invalidator to
+    /// call when the data changes. The default implementation does nothing.
+    @MainActor func attach(_ invalidator: ListInvalidator)
+}
+
+extension ListSource {
+    /// Does nothing: a source that never changes, or that its owner invalidates through the
+    /// adapter directly, does not need the invalidator.
+    /// - Complexity: O(1).
+    @MainActor public func attach(_ invalidator: ListInvalidator) {}
+}

@@ -1,0 +1,164 @@
+import ListAdapter
+
+// The interchange format's exact output: keys in the format's order, every changes key present, a missing
+// summary omitted, no spaces. Identifiers and summaries are written as JSON strings through
+// their `description` (for `String`, the string itself).
+
+extension ListSnapshot where ItemID: LosslessStringConvertible, Summary: LosslessStringConvertible {
+    /// The snapshot as the interchange format's JSON on one line: `{"sections":[{"title":...,"items":[...]}]}`.
+    ///
+    /// The format's identifiers and summaries are strings: each is written as the JSON string
+    /// of its `description`, whatever its type. For `String` that is the value itself; a
+    /// snapshot of `Int` identifiers reads back as `ListSnapshot<String, …>` (its `Codable`
+    /// conformance, by contrast, writes the values as their own types encode them).
+    /// - Complexity: O(*n*) in the size of the output.
+    public func formatJSON() -> String {
+        var writer = JSONWriter()
+        write(into: &writer)
+        return writer.string
+    }
+
+    /// Writes the snapshot object into `writer`.
+    package func write(into writer: inout JSONWriter) {
+        writer.raw("{")
+        writer.key("sections")
+        Self.write(sections: sections, into: &writer)
+        writer.raw("}")
+    }
+
+    /// Writes a list of sections as a JSON array.
+    package static func write(sections: [Section], into writer: inout JSONWriter) {
+        writer.raw("[")
+        for (index, section) in sections.enumerated() {
+            writer.separator(index)
+            writer.raw("{")
+            writer.key("title")
+            writer.string(section.title)
+            writer.raw(",")
+            writer.key("items")
+            write(items: section.items, into: &writer)
+            writer.raw("}")
+        }
+        writer.raw("]")
+    }
+
+    /// Writes a list of items as a JSON array.
+    package static func write(items: [Item], into writer: inout JSONWriter) {
+        writer.raw("[")
+        for (index, item) in items.enumerated() {
+            writer.separator(index)
+            writer.raw("{")
+            writer.key("id")
+            writer.string(item.id.description)
+            if let summary = item.summary {
+                writer.raw(",")
+                writer.key("summary")
+                writer.string(summary.description)
+            }
+            writer.raw("}")
+        }
+        writer.raw("]")
+    }
+}
+
+extension AnnotatedSnapshot where ItemID: LosslessStringConvertible, Summary: LosslessStringConvertible {
+    /// The annotated snapshot as one line of a `replay import` file:
+    /// `{"meta":{...},"sections":[...]}`, `meta` omitted when empty, its keys sorted.
+    /// - Complexity: O(*n*) in the size of the output.
+    public func formatJSON() -> String {
+        var writer = JSONWriter()
+        writer.raw("{")
+        if !meta.isEmpty {
+            writer.key("meta")
+            writer.stringMap(meta)
+            writer.raw(",")
+        }
+        writer.key("sections")
+        ListSnapshot<ItemID, Summary>.write(sections: snapshot.sections, into: &writer)
+        writer.raw("}")
+        return writer.string
+    }
+}
+
+extension ListChanges where ItemID: LosslessStringConvertible, Summary: LosslessStringConvertible {
+    /// The changes as the interchange format's JSON on one line, every key present, in the format's order.
+    ///
+    /// Identifiers and summaries are written as the JSON strings of their `description`, as
+    /// ``ListSnapshot/formatJSON()`` writes them.
+    /// - Complexity: O(*n*) in the size of the output.
+    public func formatJSON() -> String {
+        var writer = JSONWriter()
+        write(into: &writer)
+        return writer.string
+    }
+
+    /// Writes the changes object into `writer`.
+    package func write(into writer: inout JSONWriter) {
+        writer.raw(#"{"sections":{"deleted":["#)
+        for (index, offset) in deletedSections.enumerated() {
+            writer.separator(index)
+            writer.integer(offset)
+        }
+        writer.raw(#"],"inserted":["#)
+        for (index, insertion) in insertedSections.enumerated() {
+            writer.separator(index)
+            writer.raw(#"{"index":"#)
+            writer.integer(insertion.index)
+            writer.raw(#","title":"#)
+            writer.string(insertion.section.title)
+            writer.raw(#","items":"#)
+            ListSnapshot<ItemID, Summary>.write(items: insertion.section.items, into: &writer)
+            writer.raw("}")
+        }
+        writer.raw(#"],"moved":["#)
+        for (index, move) in movedSections.enumerated() {
+            writer.separator(index)
+            writer.raw(#"{"from":"#)
+            writer.integer(move.from)
+            writer.raw(#","to":"#)
+            writer.integer(move.to)
+            writer.raw("}")
+        }
+        writer.raw(#"]},"items":{"deleted":["#)
+        for (index, path) in deletedItems.enumerated() {
+            writer.separator(index)
+            writer.path(path)
+        }
+        writer.raw(#"],"inserted":["#)
+        for (index, insertion) in insertedItems.enumerated() {
+            writer.separator(index)
+            writer.raw(#"{"at":"#)
+            writer.path(insertion.at)
+            writer.raw(#","id":"#)
+            writer.string(insertion.id.description)
+            if let summary = insertion.summary {
+                writer.raw(#","summary":"#)
+                writer.string(summary.description)
+            }
+            writer.raw("}")
+        }
+        writer.raw(#"],"moved":["#)
+        for (index, move) in movedItems.enumerated() {
+            writer.separator(index)
+            writer.raw(#"{"from":"#)
+            writer.path(move.from)
+            writer.raw(#","to":"#)
+            writer.path(move.to)
+            writer.raw("}")
+        }
+        writer.raw(#"],"updated":["#)
+        for (index, update) in updatedItems.enumerated() {
+            writer.separator(index)
+            writer.raw(#"{"from":"#)
+            writer.path(update.from)
+            writer.raw(#","to":"#)
+            writer.path(update.to)
+            if let summary = update.summary {
+                writer.raw(#","summary":"#)
+                writer.string(summary.description)
+            }
+            writer.raw("}")
+        }
+        writer.raw("]}}")
+    }
+}

@@ -1,0 +1,95 @@
+import ListAdapter
+
+/// Writes the interchange format's JSON byte by byte: keys in the order the caller writes them, strings
+/// escaped per RFC 8259 (`"`, `\`, control characters), `/` and non-ASCII left as they are.
+///
+/// Foundation's `JSONEncoder` does not keep key order on every platform, and the interchange format fixes
+/// the order, so the project's output goes through this writer.
+package struct JSONWriter: Sendable {
+    /// The UTF-8 bytes written so far.
+    package private(set) var bytes: [UInt8] = []
+
+    /// Creates an empty writer.
+    package init() {}
+
+    /// The bytes written so far, as a string.
+    package var string: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// Appends raw JSON punctuation or a literal, such as `{` or `"key":`.
+    @inlinable
+    package mutating func raw(_ text: StaticString) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    /// Appends `"key":`.
+    @inlinable
+    package mutating func key(_ name: StaticString) {
+        bytes.append(UInt8(ascii: "\""))
+        raw(name)
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+    }
+
+    /// Appends a comma when `index` is not the first element.
+    @inlinable
+    package mutating func separator(_ index: Int) {
+        if index > 0 { bytes.append(UInt8(ascii: ",")) }
+    }
+
+    /// Appends an integer.
+    package mutating func integer(_ value: some BinaryInteger) {
+        bytes.append(contentsOf: String(value).utf8)
+    }
+
+    /// Appends `[section,item]`.
+    package mutating func path(_ path: ItemPath) {
+        bytes.append(UInt8(ascii: "["))
+        integer(path.section)
+        bytes.append(UInt8(ascii: ","))
+        integer(path.item)
+        bytes.append(UInt8(ascii: "]"))
+    }
+
+    /// Appends a JSON string, escaping what RFC 8259 requires.
+    package mutating func string(_ value: String) {
+        bytes.append(UInt8(ascii: "\""))
+        var value = value
+        value.withUTF8 { utf8 in
+            var runStart = 0
+            for index in 0..<utf8.count {
+                let byte = utf8[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                runStart = index + 1
+                switch byte {
+                case UInt8(ascii: "\""): raw(#"\""#)
+                case UInt8(ascii: "\\"): raw(#"\\"#)
+                case 0x0A: raw(#"\n"#)
+                case 0x0D: raw(#"\r"#)
+                case 0x09: raw(#"\t"#)
+                case 0x08: raw(#"\b"#)
+                case 0x0C: raw(#"\f"#)
+                default:
+                    raw(#"\u00"#)
+                    let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                    bytes.append(hex[Int(byte >> 4)])
+                    bytes.append(hex[Int(byte & 0x0F)])
+                }
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends a string map as an object with its keys in ascending order, so output is stable.
+    package mutating func stringMap(_ map: [String: String]) {
+        raw("{")
+        for (index, key) in map.keys.sorted().enumerated() {
+            separator(index)
+            string(key)
+            raw(":")
+            string(map[key]!)
+        }
+        raw("}")
+    }
+}

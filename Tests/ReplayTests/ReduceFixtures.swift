@@ -1,0 +1,110 @@
+import ChangeLog
+import ChangeLogTestSupport
+import Foundation
+import Testing
+
+/// Histories with seeded failures, as files, and the emitted test compiled and run.
+enum ReduceFixtures {
+    /// 300 chat revisions as revision lines; the first revision from `start` with an updated
+    /// item stores a wrong summary for it. Returns the text and the tampered revision.
+    static func wrongUpdate(from start: Int = 150) -> (String, UInt64) {
+        var records = ChatHistory.records(count: 300)
+        let index = records.indices.first { $0 >= start - 1 && !records[$0].changes.updatedItems.isEmpty }!
+        records[index].changes.updatedItems[0].summary = "wrong"
+        return (ReducibleHistory(records: records).jsonLines(), records[index].revision)
+    }
+
+    /// 300 chat revisions as revision lines; the first revision from `start` with a deleted item
+    /// lists that deletion twice.
+    static func doubleDeletion(from start: Int = 180) -> (String, UInt64) {
+        var records = ChatHistory.records(count: 300)
+        let index = records.indices.first { $0 >= start - 1 && !records[$0].changes.deletedItems.isEmpty }!
+        records[index].changes.deletedItems.append(records[index].changes.deletedItems[0])
+        return (ReducibleHistory(records: records).jsonLines(), records[index].revision)
+    }
+
+    /// A predicate (for `sh -c`) that fails while both `first` and `second` appear in its input.
+    static func bothPresent(_ first: String, _ second: String) -> String {
+        let (a, b) = (#"*'"id":"\#(first)"'*"#, #"*'"id":"\#(second)"'*"#)
+        return #"input=$(cat); case "$input" in \#(a)) case "$input" in \#(b)) exit 1;; esac;; esac; exit 0"#
+    }
+
+    /// The package's root directory.
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// Compiles `ReducedTest.swift` and `history.jsonl`, copied from `directory`, into an
+    /// executable with Swift Testing's entry point, against the modules and objects of this build
+    /// (no package resolution, no rebuild: about a second), and runs it.
+    static func compileAndRunReducedTest(in directory: URL, scratch: TemporaryDirectory) throws -> ToolRunner.Result {
+        let products = ToolRunner.binary.deletingLastPathComponent()
+        let source = scratch.url.appendingPathComponent("ReducedTest.swift")
+        try FileManager.default.copyItem(at: directory.appendingPathComponent("ReducedTest.swift"), to: source)
+        try FileManager.default.copyItem(
+            at: directory.appendingPathComponent("history.jsonl"),
+            to: scratch.url.appendingPathComponent("history.jsonl"))
+        let main = try scratch.write(
+            "main.swift",
+            """
+            import Foundation
+            import Testing
+
+            @main struct Runner {
+                static func main() async {
+                    let status: CInt = await Testing.__swiftPMEntryPoint(passing: nil)
+                    exit(status)
+                }
+            }
+            """)
+        // The libraries' objects, as SwiftPM linked them into `replay` (without the tool's own,
+        // which hold its `main`): exactly the current ones, never a stale object of a deleted file.
+        let linked = try String(
+            contentsOf: products.appendingPathComponent("replay.product/Objects.LinkFileList"), encoding: .utf8)
+        let objects = linked.split(separator: "\n").map(String.init).filter {
+            !$0.isEmpty && !$0.contains("/replay.build/") && !$0.contains("/ArgumentParser")
+        }
+        let sources = packageRoot.appendingPathComponent("Sources")
+        let executable = scratch.path("reduced-test")
+        let compile = try run(
+            "/usr/bin/env",
+            [
+                "swiftc", "-parse-as-library", source.path, main, "-o", executable,
+                "-I", products.appendingPathComponent("Modules").path,
+                "-I", sources.appendingPathComponent("CLMDB").path,
+                "-I", sources.appendingPathComponent("CXXHash").path,
+                "-Xcc",
+                "-fmodule-map-file=" + products.appendingPathComponent("CFileWriteback.build/module.modulemap").path,
+                "-Xcc",
+                "-fmodule-map-file="
+                    + products.resolvingSymlinksInPath().deletingLastPathComponent()  // <scratch>/<triple>/debug
+                    .deletingLastPathComponent()
+                    .appendingPathComponent("checkouts/swift-system/Sources/CSystem/include/module.modulemap").path,
+            ] + objects + ["-llmdb", "-lxxhash"], in: scratch.url)
+        try #require(compile.status == 0, "ReducedTest.swift does not compile: \(compile)")
+        return try run(executable, [], in: scratch.url)
+    }
+
+    private static func run(_ executable: String, _ arguments: [String], in directory: URL) throws -> ToolRunner.Result
+    {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        let (output, error) = (Pipe(), Pipe())
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        let errors = ReadAll(error.fileHandleForReading)
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = errors.wait()
+        process.waitUntilExit()
+        return ToolRunner.Result(
+            status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+            stderr: String(decoding: err, as: UTF8.self))
+    }
+
+    /// The built `ChangeLogWorker`, whose `drifting-renderer` command is a predicate.
+    static var worker: String {
+        ToolRunner.binary.deletingLastPathComponent().appendingPathComponent("ChangeLogWorker").path
+    }
+}
