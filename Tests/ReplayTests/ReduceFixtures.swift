@@ -56,13 +56,15 @@ enum ReduceFixtures {
                 }
             }
             """)
-        // The libraries' objects, as SwiftPM linked them into `replay` (without the tool's own,
-        // which hold its `main`): exactly the current ones, never a stale object of a deleted file.
+        // The objects of the libraries the reduced test uses, as SwiftPM linked them into `replay`
+        // (the list quotes a path with spaces): the current ones, never a stale object of a
+        // deleted file, and none of the tool's own, which hold its `main`.
         let linked = try String(
             contentsOf: products.appendingPathComponent("replay.product/Objects.LinkFileList"), encoding: .utf8)
-        let objects = linked.split(separator: "\n").map(String.init).filter {
-            !$0.isEmpty && !$0.contains("/replay.build/") && !$0.contains("/ArgumentParser")
-        }
+        let libraries = ["ChangeLog", "ListAdapter", "ListFormat", "CFileWriteback", "SystemPackage", "CSystem"]
+        let objects = linked.split(separator: "\n").map {
+            $0.hasPrefix("'") && $0.hasSuffix("'") ? String($0.dropFirst().dropLast()) : String($0)
+        }.filter { path in libraries.contains { path.contains("/\($0).build/") } }
         let sources = packageRoot.appendingPathComponent("Sources")
         let executable = scratch.path("reduced-test")
         let compile = try run(
