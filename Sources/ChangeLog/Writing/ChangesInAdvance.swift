@@ -49,8 +49,8 @@ final class ChangesInAdvance: Sendable {
     }
 
     /// Tells ``compute()`` that the writer no longer needs these changes: their transaction has
-    /// ended. The caller computing them goes on with its own task only once it returns, so it
-    /// must not go on diffing a long batch for nothing.
+    /// ended. The caller computing them resumes the other callers of that transaction once it
+    /// returns, so it must not go on diffing a long batch for nothing.
     func abandon() {
         abandoned.store(true, ordering: .relaxed)
     }
