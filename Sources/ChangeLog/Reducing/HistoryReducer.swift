@@ -133,6 +133,21 @@ public struct HistoryReducer: Sendable {
         return found == 0 ? pair : prefix
     }
 
+    /// `shape` with every name of `names` that the failure does not need added to its `removed`
+    /// set, found by ddmin over `names` (whole sections by title, or items by id).
+    private func removingUnneeded(
+        _ names: [String], at removed: WritableKeyPath<HistoryShape, Set<String>>, from shape: HistoryShape,
+        runner: OracleRunner
+    ) async throws -> HistoryShape {
+        func without(_ kept: [String]) -> HistoryShape {
+            var candidate = shape
+            candidate[keyPath: removed].formUnion(Set(names).subtracting(kept))
+            return candidate
+        }
+        return without(
+            try await DeltaDebugging.minimize(names, tryingEmpty: true, candidate: without, runner: runner))
+    }
+
     /// Steps 2 and 3 until neither removes anything.
     private func minimizeStructure(_ start: HistoryShape, runner: OracleRunner) async throws -> HistoryShape {
         var current = start
@@ -148,24 +163,10 @@ public struct HistoryReducer: Sendable {
                     }, runner: runner)
             }
             guard steps.contains(.structure) else { return current }
-            let originalTitles = present(in: current, titles: true)
-            let keptTitles = try await DeltaDebugging.minimize(
-                originalTitles, tryingEmpty: true,
-                candidate: { kept in
-                    var shape = current
-                    shape.removedSections.formUnion(Set(originalTitles).subtracting(kept))
-                    return shape
-                }, runner: runner)
-            current.removedSections.formUnion(Set(originalTitles).subtracting(keptTitles))
-            let originalIDs = present(in: current, titles: false)
-            let keptIDs = try await DeltaDebugging.minimize(
-                originalIDs, tryingEmpty: true,
-                candidate: { kept in
-                    var shape = current
-                    shape.removedItems.formUnion(Set(originalIDs).subtracting(kept))
-                    return shape
-                }, runner: runner)
-            current.removedItems.formUnion(Set(originalIDs).subtracting(keptIDs))
+            current = try await removingUnneeded(
+                present(in: current, titles: true), at: \.removedSections, from: current, runner: runner)
+            current = try await removingUnneeded(
+                present(in: current, titles: false), at: \.removedItems, from: current, runner: runner)
             if current == before { return current }
         }
     }
