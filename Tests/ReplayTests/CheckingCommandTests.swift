@@ -209,16 +209,7 @@ struct CheckingCommandTests {
         #expect(piped.stderr == "")
         // `script` gives the tool a terminal; its output is what the terminal showed.
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { return }
-        let command = "\(ToolRunner.binary.path) verify --log \(log)"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qec", command, "/dev/null"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let shown = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let shown = try ToolRunner.runOnTerminal(["verify", "--log", log])
         #expect(shown.contains("\rverifying revisions: 1 of 3 (33%)"))
         #expect(shown.hasSuffix("verified revisions 1 to 3 (3): ok\r\n"))
     }

@@ -57,17 +57,8 @@ struct ProgressFormatTests {
         let file = try directory.write("history.jsonl", Fixtures.history)
         // `script` gives the tool a terminal; its output is what the terminal showed.
         try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "util-linux's script is needed")
-        let options = commitEvery.map { " --commit-every \($0)" } ?? ""
-        let command = "\(ToolRunner.binary.path) import \(file) --log \(directory.path("app.lmdb"))\(options)"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qec", command, "/dev/null"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let shown = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let options = commitEvery.map { ["--commit-every", String($0)] } ?? []
+        let shown = try ToolRunner.runOnTerminal(["import", file, "--log", directory.path("app.lmdb")] + options)
         let size = try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int ?? 0
         #expect(size > 0 && size < 100_000)
         if commitEvery == nil {

@@ -65,6 +65,21 @@ enum ToolRunner {
         return try run(arguments, input: input, launcher: [prlimit, "--fsize=\(bytes)", binary.path])
     }
 
+    /// Runs `replay` with `arguments` (joined by spaces into one shell command) on a terminal that
+    /// util-linux's `script` gives it, and returns what the terminal showed.
+    static func runOnTerminal(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qec", ([binary.path] + arguments).joined(separator: " "), "/dev/null"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let shown = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return shown
+    }
+
     /// A started `replay` process with its pipes.
     struct Running {
         let process: Process
