@@ -34,14 +34,11 @@ struct ReduceCommandTests {
         #expect(imported.status == 0, "\(imported)")
         #expect(try ToolRunner.run(["verify", "--log", log]).status == 0)
 
-        let scratch = try TemporaryDirectory()
-        defer { scratch.remove() }
-        let run = try ReduceFixtures.compileAndRunReducedTest(in: out, scratch: scratch)
-        #expect(run.status != 0, "the emitted test passes: \(run)")
-        #expect(
-            (run.stdout + run.stderr).contains(
+        try ReduceFixtures.expectReducedTestFails(
+            in: out,
+            saying:
                 "revision 2 (original \(tampered)): applying its changes to the previous snapshot does not give its "
-                    + "snapshot"), "\(run)")
+                + "snapshot")
     }
 
     @Test("--until strict from a log: two revisions and a test that fails with UIKit's refusal")
@@ -60,14 +57,11 @@ struct ReduceCommandTests {
         #expect(reduced.revisionCount == 2)
         #expect(reduced.distinctItemCount <= 3)
 
-        let scratch = try TemporaryDirectory()
-        defer { scratch.remove() }
-        let run = try ReduceFixtures.compileAndRunReducedTest(in: out, scratch: scratch)
-        #expect(run.status != 0, "the emitted test passes: \(run)")
-        #expect(
-            (run.stdout + run.stderr).contains(
+        try ReduceFixtures.expectReducedTestFails(
+            in: out,
+            saying:
                 "revision 2 (original \(tampered)): the strict renderer refused the batch: attempt to delete the same "
-                    + "index path twice"), "\(run)")
+                + "index path twice")
     }
 
     @Test("--predicate: a renderer bug that needs two batches in a row reduces to three revisions")

@@ -33,10 +33,22 @@ enum ReduceFixtures {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
+    /// Compiles and runs the `ReducedTest.swift` written to `directory`, and expects it to fail
+    /// with a message that contains `message`.
+    static func expectReducedTestFails(
+        in directory: URL, saying message: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let scratch = try TemporaryDirectory()
+        defer { scratch.remove() }
+        let run = try compileAndRunReducedTest(in: directory, scratch: scratch)
+        #expect(run.status != 0, "the emitted test passes: \(run)", sourceLocation: sourceLocation)
+        #expect((run.stdout + run.stderr).contains(message), "\(run)", sourceLocation: sourceLocation)
+    }
+
     /// Compiles `ReducedTest.swift` and `history.jsonl`, copied from `directory`, into an
     /// executable with Swift Testing's entry point, against the modules and objects of this build
     /// (no package resolution, no rebuild: about a second), and runs it.
-    static func compileAndRunReducedTest(in directory: URL, scratch: TemporaryDirectory) throws -> ToolRunner.Result {
+    private static func compileAndRunReducedTest(in directory: URL, scratch: TemporaryDirectory) throws -> ToolRunner.Result {
         let products = ToolRunner.binary.deletingLastPathComponent()
         let source = scratch.url.appendingPathComponent("ReducedTest.swift")
         try FileManager.default.copyItem(at: directory.appendingPathComponent("ReducedTest.swift"), to: source)
