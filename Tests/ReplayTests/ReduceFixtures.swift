@@ -48,7 +48,9 @@ enum ReduceFixtures {
     /// Compiles `ReducedTest.swift` and `history.jsonl`, copied from `directory`, into an
     /// executable with Swift Testing's entry point, against the modules and objects of this build
     /// (no package resolution, no rebuild: about a second), and runs it.
-    private static func compileAndRunReducedTest(in directory: URL, scratch: TemporaryDirectory) throws -> ToolRunner.Result {
+    private static func compileAndRunReducedTest(in directory: URL, scratch: TemporaryDirectory) throws
+        -> ToolRunner.Result
+    {
         let products = ToolRunner.binary.deletingLastPathComponent()
         let source = scratch.url.appendingPathComponent("ReducedTest.swift")
         try FileManager.default.copyItem(at: directory.appendingPathComponent("ReducedTest.swift"), to: source)
