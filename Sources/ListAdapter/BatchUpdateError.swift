@@ -192,6 +192,15 @@ extension BatchUpdateError {
                 message: "attempt to perform a delete and a move from the same index path \(Self.indexPath(from)) "
                     + "(the row is reloaded and moved to \(Self.indexPath(to)) in the same batch; reload it after "
                     + "the batch instead: ListChanges.splitForUIKit())")
+
+        case let .updatedItemInMovedSection(from, to, sectionTo):
+            // A reload is a delete at the old path and an insert at the same path after the update,
+            // which lands in whatever section then sits at the old offset.
+            self.init(
+                code: .updatedItemInMovedSection, position: [from.section, from.item],
+                message: "attempt to reload row \(from.item) in section \(from.section), which is moved to section "
+                    + "\(sectionTo) in the same update (the row would be reloaded as \(Self.indexPath(to)); reload "
+                    + "it after the batch instead: ListChanges.stagedForUIKit())")
         }
     }
 

@@ -324,7 +324,8 @@ public final class ListAdapter<DataSource: ListSource> {
             case .failure(let error): return .failure(error)
             }
         }
-        return .success((newSnapshot, base.changes(to: newSnapshot)))
+        let changes = base.changes(to: newSnapshot).classifyingUpdates(from: base, by: dataSource.updateKind)
+        return .success((newSnapshot, changes))
     }
 
     /// The snapshot of `dataSource`'s contents: one call to the data source (on its isolation),

@@ -76,7 +76,7 @@ extension ListChanges {
         lines += updatedItems.map {
             let place = $0.from == $0.to ? "at \($0.to)" : "from \($0.from) to \($0.to)"
             let to = $0.summary.map { quoted(String(describing: $0)) } ?? "no summary"
-            return "update item\(id($0.from)) \(place): summary now \(to)"
+            return "update item\(id($0.from)) \(place): summary now \(to)\($0.kind == .reload ? " (reload)" : "")"
         }
         return lines
     }
@@ -97,6 +97,8 @@ extension ListChanges: CustomStringConvertible {
     ///   insert item "b7" at [0, 0] (summary "New")
     ///   update item at [1, 2]: summary now "Read"
     /// ```
+    ///
+    /// An update whose ``ItemUpdate/kind`` is ``ItemUpdateKind/reload`` ends in ` (reload)`.
     ///
     /// - Complexity: O(*c*), where *c* is the number of operations (at most 50 are worded).
     public var description: String {

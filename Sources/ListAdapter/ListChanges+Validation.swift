@@ -55,6 +55,9 @@ package enum ListChangesViolation: Hashable, Sendable {
     case updatedItemInserted(path: ItemPath)
     /// An update of an item that also moves in the same batch (refused in UIKit-strict mode only).
     case updatedItemMoved(from: ItemPath, to: ItemPath)
+    /// An update of an item whose section moves in the same batch (refused in UIKit-strict mode
+    /// only); `sectionTo` is the section's *N* offset.
+    case updatedItemInMovedSection(from: ItemPath, to: ItemPath, sectionTo: Int)
 }
 
 /// Where each section of *O* goes in *N* and where each section of *N* comes from, following
@@ -111,7 +114,8 @@ extension ListChanges {
     /// across inserted and moved-to; no item path lies in a deleted (*O* side) or inserted
     /// (*N* side) section; an updated item is neither deleted nor inserted, and no two updates
     /// share a `from` or a `to`. With `refusingUpdatesOfMovedItems`, as UIKit: no update of an
-    /// item that also moves.
+    /// item that also moves, and none of an item whose section moves (the UIKit rules of
+    /// ``ListChanges/stagedForUIKit()``).
     ///
     /// - Parameters:
     ///   - oldItemCounts: the number of items in each section of *O*.
@@ -119,7 +123,8 @@ extension ListChanges {
     ///     reports them. When given, the section and item counts must also balance as
     ///     `UITableView` requires; when `nil`, the result's counts are derived from the changes
     ///     (the interchange format's steps 2 and 3), as ``ListSnapshot/applying(_:)`` needs.
-    ///   - refusingUpdatesOfMovedItems: whether an update of a moved item is a violation.
+    ///   - refusingUpdatesOfMovedItems: whether an update of a moved item, or of an item in a
+    ///     moved section, is a violation.
     /// - Complexity: O(*s* + *c*) expected, where *s* counts the sections of both snapshots and
     ///   *c* the operations.
     @_specialize(exported:true,where ItemID == String, Summary == String)
@@ -220,6 +225,10 @@ extension ListChanges {
                 return .updatedItemMoved(from: update.from, to: update.to)
             default: break
             }
+            if refusingUpdatesOfMovedItems, oldSectionRoles[update.from.section] == .movedFrom {
+                return .updatedItemInMovedSection(
+                    from: update.from, to: update.to, sectionTo: placement.newOffsetOfOld[update.from.section])
+            }
         }
 
         // Items, N side, sections first: inside N, outside inserted sections.
@@ -303,23 +312,26 @@ extension ListChanges {
     }
 
     /// Splits these changes into a batch that `UITableView` accepts and the updates it must get
-    /// afterwards: UIKit refuses to reload an item that moves in the same batch.
+    /// afterwards: UIKit refuses to reload an item that moves in the same batch, and mis-applies
+    /// the reload of a row whose section moves.
     ///
-    /// `batch` is these changes without the updates of moved items. Each of those updates
-    /// becomes a reconfigure in `reconfigures`, at the item's *N* path (`from` and `to` are both
-    /// that path), to deliver after the batch (`reconfigureRows(at:)`); as a change list,
-    /// `ListChanges(updatedItems: reconfigures)` takes the batch's result to *N*. Applying
-    /// `batch` and then the reconfigures gives what applying these changes gives.
+    /// `batch` is these changes without the updates of moved items and of items in moved
+    /// sections. Each of those updates becomes a reconfigure in `reconfigures`, at the item's *N*
+    /// path (`from` and `to` are both that path), to deliver after the batch
+    /// (`reconfigureRows(at:)`); as a change list, `ListChanges(updatedItems: reconfigures)` takes
+    /// the batch's result to *N*. Applying `batch` and then the reconfigures gives what applying
+    /// these changes gives. The split ignores ``ItemUpdate/kind``; ``stagedForUIKit()`` honours it.
     ///
     /// - Complexity: O(*c*) expected, where *c* is the number of operations.
     public func splitForUIKit() -> (batch: ListChanges, reconfigures: [ItemUpdate]) {
-        guard !movedItems.isEmpty, !updatedItems.isEmpty else { return (self, []) }
+        guard !movedItems.isEmpty || !movedSections.isEmpty, !updatedItems.isEmpty else { return (self, []) }
         let movedFrom = Set(movedItems.map(\.from))
+        let movedSectionsFrom = Set(movedSections.map(\.from))
         var batch = self
         batch.updatedItems = []
         var reconfigures: [ItemUpdate] = []
         for update in updatedItems {
-            if movedFrom.contains(update.from) {
+            if movedFrom.contains(update.from) || movedSectionsFrom.contains(update.from.section) {
                 reconfigures.append(ItemUpdate(from: update.to, to: update.to, summary: update.summary))
             } else {
                 batch.updatedItems.append(update)

@@ -101,30 +101,37 @@ public struct ListChanges<ItemID: Hashable & Sendable, Summary: Hashable & Senda
         public var to: ItemPath
         /// The new summary (`nil` when the new snapshot has none).
         public var summary: Summary?
+        /// How a renderer shows the change: ``ItemUpdateKind/reconfigure`` (the default) or
+        /// ``ItemUpdateKind/reload``. Applying changes ignores it; the interchange format writes
+        /// `"reload": true` for a reload and nothing for a reconfigure.
+        public var kind: ItemUpdateKind
 
-        /// Creates an item update.
+        /// Creates an item update, a reconfigure unless `kind` says otherwise.
         /// - Complexity: O(1).
         @inlinable
-        public init(from: ItemPath, to: ItemPath, summary: Summary?) {
+        public init(from: ItemPath, to: ItemPath, summary: Summary?, kind: ItemUpdateKind = .reconfigure) {
             self.from = from
             self.to = to
             self.summary = summary
+            self.kind = kind
         }
 
-        /// Equal when the paths are and the summaries are, strings compared by their Unicode
-        /// scalars, as snapshots compare them.
+        /// Equal when the paths, the summaries and the kinds are, strings compared by their
+        /// Unicode scalars, as snapshots compare them.
         /// - Complexity: O(1), plus O(*l*) for a string summary of length *l*.
         @inlinable
         public static func == (lhs: Self, rhs: Self) -> Bool {
-            lhs.from == rhs.from && lhs.to == rhs.to && literallyEqual(lhs.summary, rhs.summary)
+            lhs.from == rhs.from && lhs.to == rhs.to && lhs.kind == rhs.kind
+                && literallyEqual(lhs.summary, rhs.summary)
         }
 
-        /// Hashes the paths and the summary, consistently with `==`.
+        /// Hashes the paths, the summary and the kind, consistently with `==`.
         /// - Complexity: O(1), plus O(*l*) for a string summary of length *l*.
         @inlinable
         public func hash(into hasher: inout Hasher) {
             hasher.combine(from)
             hasher.combine(to)
+            hasher.combine(kind)
             hashLiterally(summary, into: &hasher)
         }
     }

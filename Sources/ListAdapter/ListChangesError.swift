@@ -96,6 +96,12 @@ extension ListChangesError {
                 code: .updatedItemMoved, position: [from.section, from.item],
                 message: "item update from \(from) to \(to): the item also moves, and UIKit refuses "
                     + "to reload a moving item; deliver the update after the batch (splitForUIKit())")
+        case let .updatedItemInMovedSection(from, to, sectionTo):
+            self.init(
+                code: .updatedItemInMovedSection, position: [from.section, from.item],
+                message: "item update from \(from) to \(to): its section moves from \(from.section) to "
+                    + "\(sectionTo), and UIKit does not reload a row of a moving section; deliver the update "
+                    + "after the batch (stagedForUIKit())")
         }
     }
 

@@ -27,6 +27,9 @@ public struct ListRuleViolationCode: Hashable, Sendable, CustomStringConvertible
     /// An item both moved and updated in the same batch, which UIKit refuses
     /// (``StrictListView/Strictness-swift.enum/uiKit`` only).
     public static let updatedItemMoved = Self(name: "updatedItemMoved")
+    /// An item updated in the same batch as its section moves, which UIKit mis-applies
+    /// (``StrictListView/Strictness-swift.enum/uiKit`` only).
+    public static let updatedItemInMovedSection = Self(name: "updatedItemInMovedSection")
     /// The number of sections after the batch does not add up (UIKit's "invalid number of
     /// sections").
     public static let sectionCountMismatch = Self(name: "sectionCountMismatch")

@@ -60,6 +60,15 @@ public protocol ListSource<ItemID, Summary, Item>: Sendable {
     /// Called on the main actor when an adapter starts using this source, with the invalidator to
     /// call when the data changes. The default implementation does nothing.
     @MainActor func attach(_ invalidator: ListInvalidator)
+
+    /// How renderers should show that the summary of `id` changed from `oldSummary` to
+    /// `newSummary`: ``ItemUpdateKind/reconfigure`` (the same cell, new content; the default)
+    /// or ``ItemUpdateKind/reload`` (a new cell, for example of another type).
+    ///
+    /// Called by the adapter once per updated item after each diff, off the main actor, so a
+    /// main-actor type implements it `nonisolated`, from the summaries alone. The answer lands in
+    /// ``ListChanges/ItemUpdate/kind`` of the update observers and renderers receive.
+    nonisolated func updateKind(of id: ItemID, from oldSummary: Summary?, to newSummary: Summary?) -> ItemUpdateKind
 }
 
 extension ListSource {
@@ -67,4 +76,12 @@ extension ListSource {
     /// adapter directly, does not need the invalidator.
     /// - Complexity: O(1).
     @MainActor public func attach(_ invalidator: ListInvalidator) {}
+
+    /// ``ItemUpdateKind/reconfigure``: every update keeps its cell.
+    /// - Complexity: O(1).
+    public nonisolated func updateKind(of id: ItemID, from oldSummary: Summary?, to newSummary: Summary?)
+        -> ItemUpdateKind
+    {
+        .reconfigure
+    }
 }

@@ -15,14 +15,19 @@
 ///
 /// ## Updates of moved items
 ///
-/// UIKit refuses to reload a row that moves in the same batch. In the default
-/// ``Strictness-swift.enum/uiKit`` mode the view refuses such a batch too
-/// (``ListRuleViolationCode/updatedItemMoved``), so a test learns that a real table
-/// view would crash. A renderer that drives UIKit delivers those updates after the batch:
-/// ``ListChanges/splitForUIKit()`` splits the changes, and
-/// ``performBatchUpdatesDeferringReconfigures(_:resultingIn:)`` applies the batch and then the
-/// reconfigures, as such a renderer does. In ``Strictness-swift.enum/format`` mode the view
-/// checks the interchange format's rules only and accepts updates of moved items in the batch.
+/// UIKit refuses to reload a row that moves in the same batch, and mis-applies the reload of a
+/// row whose section moves. In the default ``Strictness-swift.enum/uiKit`` mode the view refuses
+/// such a batch too (``ListRuleViolationCode/updatedItemMoved``,
+/// ``ListRuleViolationCode/updatedItemInMovedSection``), so a test learns that a real table
+/// view would crash or show stale content. A renderer that drives UIKit delivers those updates
+/// after the batch: ``ListChanges/stagedForUIKit()`` stages the changes, and
+/// ``performBatchUpdatesDeferringReconfigures(_:resultingIn:)`` applies each stage's batch and
+/// then its reconfigures, as such a renderer does. The article <doc:UIKitStaging> lists the
+/// rules and their sources. In ``Strictness-swift.enum/format`` mode the view checks the
+/// interchange format's rules only and accepts updates of moved items in the batch.
+///
+/// Every update inside a batch counts as a reload (``reloadedItemCount``), every entry of
+/// ``reconfigureItems(_:)`` as a reconfigure (``reconfiguredItemCount``).
 public struct StrictListView<ItemID: Hashable & Sendable, Summary: Hashable & Sendable>: ListRenderer, Sendable {
     /// Which rules the view enforces.
     public enum Strictness: Hashable, Sendable {
@@ -40,6 +45,10 @@ public struct StrictListView<ItemID: Hashable & Sendable, Summary: Hashable & Se
     public private(set) var batchCount = 0
     /// The number of times ``reloadData(_:)`` was called.
     public private(set) var reloadCount = 0
+    /// The number of item updates accepted inside batches (`reloadRows(at:with:)`).
+    public private(set) var reloadedItemCount = 0
+    /// The number of items reconfigured after batches (``reconfigureItems(_:)``).
+    public private(set) var reconfiguredItemCount = 0
 
     /// Creates a view that enforces `strictness` and shows `snapshot`.
     /// - Complexity: O(1).
@@ -94,12 +103,13 @@ public struct StrictListView<ItemID: Hashable & Sendable, Summary: Hashable & Se
         if let difference = Self.firstDifference(shown: shown, reported: snapshot) { throw difference }
         self.snapshot = shown
         batchCount += 1
+        reloadedItemCount += changes.updatedItems.count
     }
 
     /// Reconfigures rows after a batch (`reconfigureRows(at:)`): sets the summaries of shown items.
     ///
     /// Each reconfigure names a shown item by its path, as both `from` and `to`, and carries its
-    /// new summary, as ``ListChanges/splitForUIKit()`` returns them. Reconfigures are not a batch:
+    /// new summary, as ``ListChanges/stagedForUIKit()`` returns them. Reconfigures are not a batch:
     /// ``batchCount`` does not change.
     ///
     /// - Throws: ``BatchUpdateError`` for a path outside what is shown, one reconfigured twice, or
@@ -119,23 +129,26 @@ public struct StrictListView<ItemID: Hashable & Sendable, Summary: Hashable & Se
         } catch {
             throw BatchUpdateError(applying: error)
         }
+        reconfiguredItemCount += reconfigures.count
     }
 
-    /// Applies `changes` as a renderer that drives UIKit must: the batch without the updates of
-    /// moved items, then those updates as reconfigures (``ListChanges/splitForUIKit()``).
+    /// Applies `changes` as a renderer that drives UIKit must: the stages of
+    /// ``ListChanges/stagedForUIKit()`` in order, each stage's batch and then its reconfigures.
     ///
-    /// Accepted in both strictness modes; counts as one batch.
+    /// Accepted in both strictness modes for valid changes; each stage counts as one batch
+    /// (one for most changes, two when a reload must wait for the moves).
     ///
     /// - Throws: ``BatchUpdateError`` for the first broken rule; the view is then unchanged.
-    /// - Complexity: O(*n* + *c*) expected, as ``performBatchUpdates(_:resultingIn:)``.
+    /// - Complexity: O(*n* + *c*) expected per stage, as ``performBatchUpdates(_:resultingIn:)``.
     @_specialize(exported:true,where ItemID == String, Summary == String)
     public mutating func performBatchUpdatesDeferringReconfigures(
         _ changes: ListChanges<ItemID, Summary>, resultingIn snapshot: ListSnapshot<ItemID, Summary>
     ) throws(BatchUpdateError) {
-        let (batch, reconfigures) = changes.splitForUIKit()
         var view = self
-        try view.performBatchUpdates(batch, resultingIn: snapshot)
-        try view.reconfigureItems(reconfigures)
+        for stage in changes.stagedForUIKit() {
+            try view.performBatchUpdates(stage.batch, resultingIn: snapshot)
+            try view.reconfigureItems(stage.reconfigures)
+        }
         self = view
     }
 

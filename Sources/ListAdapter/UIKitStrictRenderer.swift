@@ -1,5 +1,5 @@
-/// A renderer that drives a ``StrictListView`` as code driving `UITableView` must: each batch
-/// without the updates of items it moves, then those updates as reconfigures
+/// A renderer that drives a ``StrictListView`` as code driving `UITableView` must: the stages of
+/// ``ListChanges/stagedForUIKit()``, each a batch and then its reconfigures
 /// (``StrictListView/performBatchUpdatesDeferringReconfigures(_:resultingIn:)``), all checked
 /// by UIKit's rules.
 ///
@@ -23,9 +23,11 @@ public struct UIKitStrictRenderer<ItemID: Hashable & Sendable, Summary: Hashable
         view.reloadData(snapshot)
     }
 
-    /// Applies `changes` as UIKit code does: the batch, then the updates of moved items.
+    /// Applies `changes` as UIKit code does: the stages of ``ListChanges/stagedForUIKit()``, each
+    /// a batch and then its reconfigures (reconfigures after the batch, reloads of moved items in
+    /// a second batch).
     ///
-    /// - Throws: ``BatchUpdateError`` for the first rule the batch breaks; the view is then
+    /// - Throws: ``BatchUpdateError`` for the first rule a stage breaks; the view is then
     ///   unchanged.
     /// - Complexity: O(*n* + *c*) expected, as ``StrictListView/performBatchUpdates(_:resultingIn:)``.
     public mutating func performBatchUpdates(

@@ -60,6 +60,10 @@ public final class TextListRenderer: ListRenderer {
 /// A renderer for renderers in other languages: one JSON object per reload or batch, on one
 /// line each: `{"revision":3,"reload":{"sections":[...]}}` or
 /// `{"revision":4,"changes":{...}}` (the interchange format's snapshot and changes JSON).
+///
+/// An item update carries `"reload": true` when its kind is `ItemUpdateKind.reload` (the data
+/// source asked for a new cell) and nothing when it is a reconfigure, as the interchange format
+/// writes it; the receiving renderer stages the changes for its own view.
 public final class JSONLinesRenderer: ListRenderer {
     /// The identifiers' type: strings, as the log stores them.
     public typealias ItemID = String

@@ -94,25 +94,29 @@ extension ListChanges.ItemMove: Codable {
 }
 
 extension ListChanges.ItemUpdate: Codable where Summary: Codable {
-    private enum CodingKeys: String, CodingKey { case from, to, summary }
+    private enum CodingKeys: String, CodingKey { case from, to, summary, reload }
 
-    /// Decodes `{"from": [1, 3], "to": [1, 1], "summary": ...}`; a missing summary means `nil`.
+    /// Decodes `{"from": [1, 3], "to": [1, 1], "summary": ..., "reload": true}`; a missing summary
+    /// means `nil`, a missing or false `reload` a reconfigure.
     /// - Complexity: O(1), plus the size of the summary.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
             from: try container.decode(ItemPath.self, forKey: .from),
             to: try container.decode(ItemPath.self, forKey: .to),
-            summary: try container.decodeIfPresent(Summary.self, forKey: .summary))
+            summary: try container.decodeIfPresent(Summary.self, forKey: .summary),
+            kind: try container.decodeIfPresent(Bool.self, forKey: .reload) == true ? .reload : .reconfigure)
     }
 
-    /// Encodes `{"from": [1, 3], "to": [1, 1], "summary": ...}`, omitting a `nil` summary.
+    /// Encodes `{"from": [1, 3], "to": [1, 1], "summary": ...}`, omitting a `nil` summary, with
+    /// `"reload": true` for a reload.
     /// - Complexity: O(1), plus the size of the summary.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(from, forKey: .from)
         try container.encode(to, forKey: .to)
         try container.encodeIfPresent(summary, forKey: .summary)
+        if kind == .reload { try container.encode(true, forKey: .reload) }
     }
 }
 

@@ -158,10 +158,7 @@ extension FormatReader {
                 }
             default:
                 changes.updatedItems = try reader.list(depth: depth + 1) { (reader) throws(ReadFailure) in
-                    let (from, to, summary) = try reader.move(depth: depth + 2, paths: true, summary: true)
-                    return Changes.ItemUpdate(
-                        from: ItemPath(section: from[0], item: from[1]), to: ItemPath(section: to[0], item: to[1]),
-                        summary: summary)
+                    try reader.itemUpdate(depth: depth + 2)
                 }
             }
         }
@@ -192,10 +189,12 @@ extension FormatReader {
         return ItemPath(section: offsets[0], item: offsets[1])
     }
 
-    /// `{"from": …, "to": …}` with integers or paths, and an optional `summary`.
-    private mutating func move(depth: Int, paths: Bool, summary readsSummary: Bool) throws(ReadFailure)
-        -> (from: [Int], to: [Int], summary: String?)
-    {
+    /// `{"from": …, "to": …}` with integers or paths, and an optional `summary`; `otherKey` reads
+    /// the value of any other key it knows and returns `true`, or returns `false` to skip it.
+    private mutating func move(
+        depth: Int, paths: Bool, summary readsSummary: Bool,
+        otherKey: (inout FormatReader, Key) throws(ReadFailure) -> Bool = { _, _ in false }
+    ) throws(ReadFailure) -> (from: [Int], to: [Int], summary: String?) {
         let objectStart = position
         try expectContainer(UInt8(ascii: "{"))
         var from: [Int]?
@@ -218,13 +217,43 @@ extension FormatReader {
                 guard !summarySeen else { throw reader.duplicateKey(key) }
                 summarySeen = true
                 summary = try reader.stringValue(nullable: true).map(reader.text(of:))
-            } else {
+            } else if try !otherKey(&reader, key) {
                 try reader.skipValue(depth: depth + 1)
             }
         }
         guard let from else { throw missingField("from", objectStart: objectStart) }
         guard let to else { throw missingField("to", objectStart: objectStart) }
         return (from, to, summary)
+    }
+
+    /// An item update: `{"from": [s, i], "to": [s, i], "summary": …, "reload": true}`; `summary`
+    /// and `reload` are optional (`reload`, an extension of the format, is `false` when absent).
+    private mutating func itemUpdate(depth: Int) throws(ReadFailure) -> Changes.ItemUpdate {
+        var reload = false
+        var reloadSeen = false
+        let (from, to, summary) = try move(depth: depth, paths: true, summary: true) {
+            (reader, key) throws(ReadFailure) in
+            guard reader.matches(key, "reload") else { return false }
+            guard !reloadSeen else { throw reader.duplicateKey(key) }
+            reloadSeen = true
+            reload = try reader.booleanValue()
+            return true
+        }
+        return Changes.ItemUpdate(
+            from: ItemPath(section: from[0], item: from[1]), to: ItemPath(section: to[0], item: to[1]),
+            summary: summary, kind: reload ? .reload : .reconfigure)
+    }
+
+    /// `true` or `false`.
+    private mutating func booleanValue() throws(ReadFailure) -> Bool {
+        let start = position
+        switch try peek(expecting: "a value") {
+        case UInt8(ascii: "t") where literalFollows("true") && atScalarEnd: return true
+        case UInt8(ascii: "f") where literalFollows("false") && atScalarEnd: return false
+        default:
+            position = start
+            throw try mistyped(expected: "a boolean")
+        }
     }
 
     /// A section insertion: `{"index": …, "title": …, "items": […]}`.

@@ -157,6 +157,9 @@ extension ListChanges where ItemID: LosslessStringConvertible, Summary: Lossless
                 writer.raw(#","summary":"#)
                 writer.string(summary.description)
             }
+            if update.kind == .reload {
+                writer.raw(#","reload":true"#)
+            }
             writer.raw("}")
         }
         writer.raw("]}}")

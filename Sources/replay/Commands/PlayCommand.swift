@@ -11,10 +11,13 @@ struct PlayCommand: AsyncParsableCommand {
         discussion: """
             Renderers:
               strict  a simulated UITableView enforcing UIKit's batch-update rules; a batch it \
-            refuses ends the replay with exit 1 naming the revision. Updates of moved items are \
-            delivered after their batch, as UIKit requires.
+            refuses ends the replay with exit 1 naming the revision. Each revision goes in the \
+            stages UIKit accepts (ListChanges.stagedForUIKit()): one batch, then the reconfigures \
+            of updated rows; a reload of a moved row, or of a row in a moved section, waits for \
+            a second batch.
               text    prints the list as it evolves, changed rows marked with *
-              jsonl   one JSON object per reload or batch, for renderers in other languages
+              jsonl   one JSON object per reload or batch, for renderers in other languages; an \
+            updated item the data source wants reloaded, not reconfigured, carries "reload": true
 
             Example:
               replay play --log app.lmdb --into strict
