@@ -25,9 +25,10 @@ extension ChangeLog {
     /// - Parameters:
     ///   - range: the revisions to replay; `nil` for every revision the log holds.
     ///   - renderer: the renderer to feed, such as `UIKitStrictRenderer<String, String>` (UIKit's
-    ///     rules, with the updates of moved items delivered after each batch, as UIKit code must).
-    ///     A bare `StrictListView` in its `uiKit` mode refuses a revision that moves and updates
-    ///     one item, which the diff reports in one batch.
+    ///     rules, each revision in the stages of `ListChanges.stagedForUIKit()`, as UIKit code
+    ///     must deliver it). A bare `StrictListView` in its `uiKit` mode refuses a revision that
+    ///     moves and updates one item, or updates an item of a moved section, which the diff
+    ///     reports in one batch.
     ///   - willApply: called before each reload or batch with the revision it belongs to.
     ///   - progress: called with each revision after the renderer accepted it.
     /// - Returns: the report: the batches applied, or the refusal.
