@@ -6,8 +6,8 @@ extension ListChanges {
     /// on every diff; a renderer learns the choice from the changes it receives.
     ///
     /// - Parameters:
-    ///   - old: the snapshot these changes apply to (*O*); every update's `from` must be a path
-    ///     of it.
+    ///   - old: the snapshot these changes apply to (*O*); an update whose `from` is not a path
+    ///     of it (changes that are not valid for it) keeps its kind.
     ///   - kind: the kind for an item, given its identifier, old summary and new summary.
     /// - Complexity: O(*u*), where *u* is the number of item updates, plus the calls to `kind`.
     public func classifyingUpdates(
@@ -18,9 +18,7 @@ extension ListChanges {
         var result = self
         for index in result.updatedItems.indices {
             let update = result.updatedItems[index]
-            guard let item = old.item(at: update.from) else {
-                preconditionFailure("item update from \(update.from): no such path in the old snapshot")
-            }
+            guard let item = old.item(at: update.from) else { continue }
             result.updatedItems[index].kind = try kind(item.id, item.summary, update.summary)
         }
         return result

@@ -93,5 +93,10 @@ struct UpdateKindTests {
         let lines = changes.description.split(separator: "\n")
         #expect(lines.filter { $0.hasSuffix("(reload)") }.count == 1)
         #expect(StringChanges().classifyingUpdates(from: Self.first) { _, _, _ in .reload } == StringChanges())
+        // Changes not valid for the snapshot: an update from outside it keeps its kind.
+        let outside = StringChanges(updatedItems: [
+            .init(from: ItemPath(section: 5, item: 0), to: ItemPath(section: 5, item: 0), summary: nil)
+        ])
+        #expect(outside.classifyingUpdates(from: Self.first) { _, _, _ in .reload } == outside)
     }
 }
