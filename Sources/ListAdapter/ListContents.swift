@@ -52,7 +52,8 @@ public struct ListContents<ItemID: Hashable & Sendable, Summary: Hashable & Send
     ///
     /// - Parameters:
     ///   - elements: the list's elements in display order; kept as they are until ``snapshot()``.
-    ///   - id: an element's identifier, unique across the list.
+    ///   - id: an element's identifier, unique across the list (an adapter with
+    ///     ``DuplicatePolicy/keepFirst`` drops an element that repeats one).
     ///   - sectionTitle: the title of an element's section, or `nil` for `""`; by default every
     ///     element is in the section titled `""`.
     ///   - summary: an element's summary, or `nil` for none; by default no element has one (and
@@ -128,7 +129,8 @@ public struct ListContents<ItemID: Hashable & Sendable, Summary: Hashable & Send
     ///
     /// Contents made of a flat sequence (elements, identifiers) never repeat a title, since they
     /// are grouped by it: an element whose identifier an earlier element has is dropped (its
-    /// title and summary are not read), reported at `[offset]`, its offset in the sequence.
+    /// title and summary are not read, and it makes no section), reported at `[offset]`, its
+    /// offset in the sequence.
     /// Contents made of sections follow ``ListSnapshot/keepingFirstOccurrences(in:)``.
     ///
     /// - Complexity: O(*n*) expected, where *n* is the number of elements; O(1) for contents
