@@ -203,6 +203,24 @@ struct DuplicatePolicyTests {
         #expect(log.failures.isEmpty)
     }
 
+    @Test("keepFirst on a ListDataSource: a repeated identifier is dropped at its offset in identifiers()")
+    func keepsFirstOfDataSource() async throws {
+        let source = MutableDataSource(makeSnapshot([("Today", ["a", "b"]), ("Old", ["c"])]))
+        let adapter = ListAdapter(dataSource: source, duplicatePolicy: .keepFirst)
+        let observer = RecordingObserver<MutableDataSource>()
+        adapter.addObserver(observer)
+        await adapter.invalidateAndWait()
+        source.duplicate("b")
+        await adapter.invalidateAndWait()
+        #expect(observer.failures.isEmpty)
+        #expect(adapter.lastError == nil)
+        let update = try #require(observer.updates.last)
+        #expect(update.generation == 2)
+        #expect(update.droppedDuplicates == [Dropped(kind: .item(id: "b"), position: [3], firstPosition: [1])])
+        #expect(update.newSnapshot == source.expectedSnapshot)
+        #expect(update.changes.isEmpty)
+    }
+
     @Test("an applied snapshot has nothing to drop")
     func appliedSnapshot() async throws {
         let adapter = ListAdapter(dataSource: SnapshotSource<String, String>(), duplicatePolicy: .keepFirst)
