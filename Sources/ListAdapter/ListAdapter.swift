@@ -34,8 +34,12 @@ import Synchronization
 /// `await adapter.invalidateAndWait()` (or ``applyAndWait(_:)``) after each change delivers an
 /// update for each, in order; a `ChangeLogRecorder` then stores one revision for each.
 ///
-/// When the data source throws, or returns an identifier twice, observers get a
-/// ``ListAdapterError`` and the adapter keeps its last good snapshot.
+/// When the data source throws, observers get a ``ListAdapterError`` and the adapter keeps its
+/// last good snapshot. So it does, by default, when the data source repeats an identifier or a
+/// section title (``DuplicatePolicy/refuse``); an adapter created with
+/// ``DuplicatePolicy/keepFirst`` keeps the first occurrence of each, drops the rest, diffs what
+/// remains and reports what it dropped on the update it delivers
+/// (``ListAdapterUpdate/droppedDuplicates``).
 @MainActor
 public final class ListAdapter<DataSource: ListSource> {
     /// The identifier type of the data source.
@@ -53,6 +57,8 @@ public final class ListAdapter<DataSource: ListSource> {
 
     /// The data source the adapter reads.
     public private(set) var dataSource: DataSource
+    /// What the adapter does when the data source repeats an identifier or a section title.
+    public let duplicatePolicy: DuplicatePolicy
     /// What the adapter shows: the snapshot of the last update delivered (empty before the first).
     public private(set) var snapshot = Snapshot()
     /// The ``ListAdapterUpdate/generation`` of the last update delivered; 0 before the first.
@@ -73,7 +79,7 @@ public final class ListAdapter<DataSource: ListSource> {
     /// The snapshot of the latest ``apply(_:)`` and the request it counted, until a diff starts.
     private var appliedSnapshot: (snapshot: Snapshot, request: UInt64)?
     /// The diff being awaited, which `setDataSource(_:)` abandons.
-    private var runningDiff: AbandonableDiff<Result<(Snapshot, Changes), ListAdapterError>>?
+    private var runningDiff: AbandonableDiff<DiffOutcome>?
     /// Where diffs run: a serial queue of the adapter's own, off the main actor and the pool.
     /// Replaced when a diff is abandoned: a data source that blocks its thread keeps the old one.
     private var diffExecutor = DiffExecutor(label: "ListAdapter.diff")
@@ -98,10 +104,14 @@ public final class ListAdapter<DataSource: ListSource> {
     /// - Parameters:
     ///   - dataSource: what the adapter shows.
     ///   - itemCacheCapacity: the most fetched items kept in memory; 0 disables the cache.
+    ///   - duplicatePolicy: what to do when the data source repeats an identifier or a section
+    ///     title: refuse the contents and keep the last good snapshot (the default), or keep the
+    ///     first occurrence of each and report the rest on the update (``DuplicatePolicy``).
     /// - Complexity: O(1), plus the data source's `attach(_:)`.
-    public init(dataSource: DataSource, itemCacheCapacity: Int = 256) {
+    public init(dataSource: DataSource, itemCacheCapacity: Int = 256, duplicatePolicy: DuplicatePolicy = .refuse) {
         precondition(itemCacheCapacity >= 0, "itemCacheCapacity cannot be negative (got \(itemCacheCapacity))")
         self.dataSource = dataSource
+        self.duplicatePolicy = duplicatePolicy
         self.itemCache = ItemCache(capacity: itemCacheCapacity)
         attachDataSource()
     }
@@ -238,12 +248,12 @@ public final class ListAdapter<DataSource: ListSource> {
 
     /// One diff: what it started from, and its outcome once awaited.
     private final class DiffTurn {
-        let diff: AbandonableDiff<Result<(Snapshot, Changes), ListAdapterError>>
+        let diff: AbandonableDiff<DiffOutcome>
         let attachment: UInt64
         var base: Snapshot?
-        var outcome: Result<(Snapshot, Changes), ListAdapterError>?
+        var outcome: DiffOutcome?
 
-        init(diff: AbandonableDiff<Result<(Snapshot, Changes), ListAdapterError>>, attachment: UInt64, base: Snapshot) {
+        init(diff: AbandonableDiff<DiffOutcome>, attachment: UInt64, base: Snapshot) {
             self.diff = diff
             self.attachment = attachment
             self.base = base
@@ -266,8 +276,9 @@ public final class ListAdapter<DataSource: ListSource> {
         appliedSnapshot = nil
         let source = dataSource
         let base = snapshot
+        let policy = duplicatePolicy
         let diff = AbandonableDiff(on: diffExecutor) {
-            await Self.computeUpdate(of: source, applied: applied, from: base)
+            await Self.computeUpdate(of: source, applied: applied, from: base, duplicatePolicy: policy)
         }
         runningDiff = diff
         return DiffTurn(diff: diff, attachment: attachment, base: base)
@@ -284,8 +295,8 @@ public final class ListAdapter<DataSource: ListSource> {
         turn.outcome = nil
         if let outcome, turn.attachment == attachment {
             switch outcome {
-            case .success(let (newSnapshot, changes)):
-                deliver(newSnapshot, changes: changes, from: base)
+            case .success(let (newSnapshot, changes, dropped)):
+                deliver(newSnapshot, changes: changes, from: base, droppedDuplicates: dropped)
             case .failure(let error):
                 fail(error)
             }
@@ -299,7 +310,7 @@ public final class ListAdapter<DataSource: ListSource> {
     /// Drops the last references the main actor holds to `snapshot` and `outcome` on `executor`,
     /// so that whatever they alone keep alive is freed there.
     private nonisolated static func release(
-        _ snapshot: consuming Snapshot, _ outcome: consuming Result<(Snapshot, Changes), ListAdapterError>?,
+        _ snapshot: consuming Snapshot, _ outcome: consuming DiffOutcome?,
         on executor: DiffExecutor
     ) {
         // Moved into a box the task empties: a copy left here (a capture, a parameter not consumed)
@@ -309,51 +320,37 @@ public final class ListAdapter<DataSource: ListSource> {
         Task.detached(executorPreference: executor) { retired.drop() }
     }
 
-    /// Diffs `base` against `applied`, or else against `dataSource` read once, off the main actor
-    /// (on the task executor preferred by the caller: the adapter's `diffExecutor`).
+    /// Diffs `base` against `applied`, or else against `dataSource` read once under
+    /// `duplicatePolicy`, off the main actor (on the task executor preferred by the caller: the
+    /// adapter's `diffExecutor`).
     @concurrent
     private nonisolated static func computeUpdate(
-        of dataSource: DataSource, applied: Snapshot?, from base: Snapshot
-    ) async -> Result<(Snapshot, Changes), ListAdapterError> {
+        of dataSource: DataSource, applied: Snapshot?, from base: Snapshot, duplicatePolicy: DuplicatePolicy
+    ) async -> DiffOutcome {
         let newSnapshot: Snapshot
+        var dropped: [DroppedDuplicate<ItemID>] = []
         if let applied {
             newSnapshot = applied
         } else {
-            switch await read(dataSource) {
-            case .success(let snapshot): newSnapshot = snapshot
+            switch await read(dataSource, duplicatePolicy: duplicatePolicy) {
+            case .success(let read): (newSnapshot, dropped) = read
             case .failure(let error): return .failure(error)
             }
         }
         let changes = base.changes(to: newSnapshot).classifyingUpdates(from: base, by: dataSource.updateKind)
-        return .success((newSnapshot, changes))
-    }
-
-    /// The snapshot of `dataSource`'s contents: one call to the data source (on its isolation),
-    /// then the snapshot built here. The contents are released on return, so that a model that
-    /// mutates its state after the snapshot is built does not copy what they held.
-    @concurrent
-    private nonisolated static func read(_ dataSource: DataSource) async -> Result<Snapshot, ListAdapterError> {
-        let contents: ListContents<ItemID, Summary>
-        do {
-            contents = try await dataSource.contents()
-        } catch {
-            return .failure(.identifiersFailed(error))
-        }
-        do {
-            return .success(try contents.snapshot())
-        } catch {
-            return .failure(.duplicateIdentifier(error))
-        }
+        return .success((newSnapshot, changes, dropped))
     }
 
     /// Makes `newSnapshot` current and tells the observers and streams.
-    private func deliver(_ newSnapshot: Snapshot, changes: Changes, from base: Snapshot) {
+    private func deliver(
+        _ newSnapshot: Snapshot, changes: Changes, from base: Snapshot, droppedDuplicates: [DroppedDuplicate<ItemID>]
+    ) {
         generation += 1
         snapshot = newSnapshot
         lastError = nil
         let update = Update(
             generation: generation, oldSnapshot: base, newSnapshot: newSnapshot, changes: changes,
-            isDataSourceChange: isChangingDataSource)
+            isDataSourceChange: isChangingDataSource, droppedDuplicates: droppedDuplicates)
         isChangingDataSource = false
         dropStaleItems()
         // The streams of this delivery: one that an observer creates below starts with the next

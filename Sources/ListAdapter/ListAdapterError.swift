@@ -12,7 +12,8 @@ public struct ListAdapterError: Error, CustomStringConvertible {
         /// The data source's ``ListSource/contents()`` (or ``ListDataSource/identifiers()``) threw;
         /// ``underlying`` is its error.
         public static let identifiersFailed = Code(name: "identifiersFailed")
-        /// The data source returned an identifier twice; ``underlying`` is the
+        /// The data source returned an identifier or a section title twice, and the adapter
+        /// refuses duplicates (``DuplicatePolicy/refuse``); ``underlying`` is the
         /// ``ListSnapshotError`` that names it and both of its positions.
         public static let duplicateIdentifier = Code(name: "duplicateIdentifier")
         /// The data source's ``ListSource/item(for:)`` threw; ``underlying`` is its error.
@@ -38,7 +39,7 @@ public struct ListAdapterError: Error, CustomStringConvertible {
         self.underlying = underlying
     }
 
-    /// The snapshot error naming the duplicate identifier, for ``Code/duplicateIdentifier``.
+    /// The snapshot error naming the duplicate identifier or title, for ``Code/duplicateIdentifier``.
     /// - Complexity: O(1).
     public var snapshotError: ListSnapshotError? { underlying as? ListSnapshotError }
 
@@ -58,13 +59,23 @@ public struct ListAdapterError: Error, CustomStringConvertible {
             underlying: error)
     }
 
-    /// The data source returned an identifier twice.
+    /// The data source returned an identifier or a section title twice.
     static func duplicateIdentifier(_ error: ListSnapshotError) -> Self {
-        Self(
+        guard error.code == .duplicateSectionTitle else {
+            return Self(
+                code: .duplicateIdentifier,
+                message: "The data source returned the identifier \(quotedExcerpt(error.duplicate)) twice "
+                    + "(\(error.firstPosition) and \(error.secondPosition) once grouped into sections); "
+                    + "the adapter keeps its last snapshot. Make identifiers() return each identifier once, "
+                    + "or create the adapter with duplicatePolicy .keepFirst",
+                underlying: error)
+        }
+        return Self(
             code: .duplicateIdentifier,
-            message: "The data source returned the identifier \(quotedExcerpt(error.duplicate)) twice "
-                + "(\(error.firstPosition) and \(error.secondPosition) once grouped into sections); "
-                + "the adapter keeps its last snapshot. Make identifiers() return each identifier once",
+            message: "The data source returned the section title \(quotedExcerpt(error.duplicate)) twice "
+                + "(sections \(error.firstPosition[0]) and \(error.secondPosition[0])); the adapter keeps its last "
+                + "snapshot. Make contents() return each section once, or create the adapter with duplicatePolicy "
+                + ".keepFirst",
             underlying: error)
     }
 

@@ -17,6 +17,11 @@ public struct ListAdapterUpdate<ItemID: Hashable & Sendable, Summary: Hashable &
     public let changes: ListChanges<ItemID, Summary>
     /// Whether this update is the transition to a new data source (``ListAdapter/setDataSource(_:)``).
     public let isDataSourceChange: Bool
+    /// What the adapter left out of the data source's contents to build ``newSnapshot``: with
+    /// ``DuplicatePolicy/keepFirst``, every section and item that repeats an earlier title or
+    /// identifier, in the order of the contents, with its position in the contents as given.
+    /// Empty when nothing repeated, under ``DuplicatePolicy/refuse``, and for an applied snapshot.
+    public let droppedDuplicates: [DroppedDuplicate<ItemID>]
 
     /// Creates an update.
     public init(
@@ -24,12 +29,14 @@ public struct ListAdapterUpdate<ItemID: Hashable & Sendable, Summary: Hashable &
         oldSnapshot: ListSnapshot<ItemID, Summary>,
         newSnapshot: ListSnapshot<ItemID, Summary>,
         changes: ListChanges<ItemID, Summary>,
-        isDataSourceChange: Bool = false
+        isDataSourceChange: Bool = false,
+        droppedDuplicates: [DroppedDuplicate<ItemID>] = []
     ) {
         self.generation = generation
         self.oldSnapshot = oldSnapshot
         self.newSnapshot = newSnapshot
         self.changes = changes
         self.isDataSourceChange = isDataSourceChange
+        self.droppedDuplicates = droppedDuplicates
     }
 }

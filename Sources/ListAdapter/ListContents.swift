@@ -19,9 +19,14 @@ public struct ListContents<ItemID: Hashable & Sendable, Summary: Hashable & Send
     /// The snapshot type the contents build.
     public typealias Snapshot = ListSnapshot<ItemID, Summary>
 
+    /// What ``snapshotKeepingFirstOccurrences()`` returns.
+    public typealias KeptFirstOccurrences = (snapshot: Snapshot, dropped: [DroppedDuplicate<ItemID>])
+
     private enum Storage: Sendable {
         case snapshot(Snapshot)
-        case deferred(@Sendable () throws(ListSnapshotError) -> Snapshot)
+        case sections([Snapshot.Section])
+        /// Builds the snapshot; with `keepFirst`, keeping the first occurrence of each identifier.
+        case deferred(@Sendable (_ keepFirst: Bool) throws(ListSnapshotError) -> KeptFirstOccurrences)
     }
 
     private let storage: Storage
@@ -33,12 +38,22 @@ public struct ListContents<ItemID: Hashable & Sendable, Summary: Hashable & Send
         storage = .snapshot(snapshot)
     }
 
+    /// Contents made of `sections`, as they are: for an app that holds its list as sections
+    /// (a server's response, a feed), which may repeat a title or an identifier. They are
+    /// checked when ``snapshot()`` or ``snapshotKeepingFirstOccurrences()`` runs.
+    ///
+    /// - Complexity: O(1) (a copy of `sections`).
+    public init(sections: [Snapshot.Section]) {
+        storage = .sections(sections)
+    }
+
     /// Contents made of `elements`, in display order, read with `id`, `sectionTitle` and
     /// `summary` when ``snapshot()`` runs.
     ///
     /// - Parameters:
     ///   - elements: the list's elements in display order; kept as they are until ``snapshot()``.
-    ///   - id: an element's identifier, unique across the list.
+    ///   - id: an element's identifier, unique across the list (an adapter with
+    ///     ``DuplicatePolicy/keepFirst`` drops an element that repeats one).
     ///   - sectionTitle: the title of an element's section, or `nil` for `""`; by default every
     ///     element is in the section titled `""`.
     ///   - summary: an element's summary, or `nil` for none; by default no element has one (and
@@ -50,12 +65,24 @@ public struct ListContents<ItemID: Hashable & Sendable, Summary: Hashable & Send
         sectionTitle: @escaping @Sendable (Elements.Element) -> String? = { _ in nil },
         summary: @escaping @Sendable (Elements.Element) -> Summary? = { _ in nil }
     ) {
-        storage = .deferred { () throws(ListSnapshotError) in
+        storage = .deferred { (keepFirst) throws(ListSnapshotError) in
             var sections: [Snapshot.Section] = []
             var offsetsByTitle: [LiteralKey<String>: Int] = [:]
-            for element in elements {
+            // With `keepFirst`, each identifier's offset in `elements`, and what was dropped.
+            var firstOffsets: [LiteralKey<ItemID>: Int] = [:]
+            var dropped: [DroppedDuplicate<ItemID>] = []
+            for (offset, element) in elements.enumerated() {
+                let elementID = id(element)
+                if keepFirst {
+                    if let first = firstOffsets[LiteralKey(elementID)] {
+                        dropped.append(
+                            DroppedDuplicate(kind: .item(id: elementID), position: [offset], firstPosition: [first]))
+                        continue
+                    }
+                    firstOffsets[LiteralKey(elementID)] = offset
+                }
                 let title = sectionTitle(element) ?? ""
-                let item = Snapshot.Item(id: id(element), summary: summary(element))
+                let item = Snapshot.Item(id: elementID, summary: summary(element))
                 if let offset = offsetsByTitle[LiteralKey(title)] {
                     sections[offset].items.append(item)
                 } else {
@@ -63,7 +90,9 @@ public struct ListContents<ItemID: Hashable & Sendable, Summary: Hashable & Send
                     sections.append(Snapshot.Section(title: title, items: [item]))
                 }
             }
-            return try Snapshot(sections: sections)
+            // Grouping by title leaves no title twice, and `keepFirst` no identifier.
+            guard keepFirst else { return (try Snapshot(sections: sections), []) }
+            return (Snapshot.uniqueSections(sections), dropped)
         }
     }
 
@@ -79,15 +108,45 @@ public struct ListContents<ItemID: Hashable & Sendable, Summary: Hashable & Send
         self.init(identifiers, id: { $0 }, sectionTitle: sectionTitle, summary: summary)
     }
 
-    /// The snapshot these contents describe.
+    /// The snapshot these contents describe: ``DuplicatePolicy/refuse``.
     ///
-    /// - Throws: ``ListSnapshotError`` naming an identifier listed twice, with both positions.
+    /// - Throws: ``ListSnapshotError`` naming a title or an identifier listed twice, with both
+    ///   positions (for contents made of a flat sequence, positions once grouped into sections).
     /// - Complexity: O(*n*) expected, where *n* is the number of elements; O(1) for contents
     ///   made of a snapshot.
     public func snapshot() throws(ListSnapshotError) -> Snapshot {
         switch storage {
         case .snapshot(let snapshot): snapshot
-        case .deferred(let build): try build()
+        case .sections(let sections): try Snapshot(sections: sections)
+        case .deferred(let build): try build(false).snapshot
+        }
+    }
+
+    /// The snapshot these contents describe under ``DuplicatePolicy/keepFirst``: the first
+    /// occurrence of each title and identifier is kept, the later ones are dropped and
+    /// reported, in the order of the contents, with their positions in the contents as given
+    /// (``DroppedDuplicate``).
+    ///
+    /// Contents made of a flat sequence (elements, identifiers) never repeat a title, since they
+    /// are grouped by it: an element whose identifier an earlier element has is dropped (its
+    /// title and summary are not read, and it makes no section), reported at `[offset]`, its
+    /// offset in the sequence.
+    /// Contents made of sections follow ``ListSnapshot/keepingFirstOccurrences(in:)``.
+    ///
+    /// - Complexity: O(*n*) expected, where *n* is the number of elements; O(1) for contents
+    ///   made of a snapshot.
+    public func snapshotKeepingFirstOccurrences() -> KeptFirstOccurrences {
+        switch storage {
+        case .snapshot(let snapshot):
+            return (snapshot, [])
+        case .sections(let sections):
+            return Snapshot.keepingFirstOccurrences(in: sections)
+        case .deferred(let build):
+            do {
+                return try build(true)
+            } catch {
+                preconditionFailure("contents kept unique still repeat: \(error)")
+            }
         }
     }
 }

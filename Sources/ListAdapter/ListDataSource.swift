@@ -28,7 +28,8 @@ public protocol ListDataSource<ItemID, Summary, Item>: ListSource {
     ///
     /// - Throws: Any error; the adapter reports it to its observers as a ``ListAdapterError``
     ///   with code ``ListAdapterError/Code/identifiersFailed`` and keeps its last good snapshot.
-    ///   Returning an identifier twice is reported as ``ListAdapterError/Code/duplicateIdentifier``.
+    ///   Returning an identifier twice is reported as ``ListAdapterError/Code/duplicateIdentifier``,
+    ///   unless the adapter was created with ``DuplicatePolicy/keepFirst``.
     func identifiers() async throws -> [ItemID]
 
     /// The title of the section that holds `id`, or `nil` for the section titled `""`.

@@ -48,7 +48,9 @@ public protocol ListSource<ItemID, Summary, Item>: Sendable {
     ///
     /// - Throws: Any error; the adapter reports it to its observers as a ``ListAdapterError``
     ///   with code ``ListAdapterError/Code/identifiersFailed`` and keeps its last good snapshot.
-    ///   An identifier listed twice is reported as ``ListAdapterError/Code/duplicateIdentifier``.
+    ///   An identifier or a section title listed twice is reported as
+    ///   ``ListAdapterError/Code/duplicateIdentifier``, unless the adapter was created with
+    ///   ``DuplicatePolicy/keepFirst``.
     func contents() async throws -> ListContents<ItemID, Summary>
 
     /// Fetches the item identified by `id`.

@@ -16,25 +16,36 @@ public enum InterchangeFormat {
     /// The snapshot and `meta` of one import line: a snapshot line, or a revision line (its
     /// `snapshot` and `meta`). A line holding both `sections` and `snapshot` is refused.
     ///
+    /// With `duplicates` `DuplicatePolicy.keepFirst` a repeated title or id is
+    /// not an error: the line's snapshot keeps the first occurrence of each
+    /// (`ListSnapshot.keepingFirstOccurrences(in:)`), and its `meta` records what was dropped
+    /// under ``droppedDuplicatesKey``. A line that drops something while its own `meta` already
+    /// has that key is refused, naming the key: the record would overwrite the line's own value.
+    /// A line that drops nothing keeps its `meta` as it is, that key included, so that an
+    /// export of such revisions imports again with the same option.
+    ///
     /// - Parameters:
     ///   - line: the line's bytes, without its newline.
     ///   - previous: the snapshot of the line before, whose strings the result shares where they
     ///     hold the same bytes (consecutive lines share most of theirs); it changes nothing else.
+    ///   - duplicates: whether a repeated title or id is an error (the default) or is dropped.
     /// - Complexity: O(*n*) for *n* bytes.
     public static func readImportLine(
-        _ line: UnsafeBufferPointer<UInt8>, previous: ListSnapshot<String, String>? = nil
+        _ line: UnsafeBufferPointer<UInt8>, previous: ListSnapshot<String, String>? = nil,
+        duplicates: DuplicatePolicy = .refuse
     ) throws(FormatError) -> AnnotatedSnapshot<String, String> {
         try read(line) { (reader) throws(ReadFailure) in
             let content = try reader.line(previous: previous)
-            return try snapshot(content, reader: reader)
+            guard duplicates == .keepFirst else { return try snapshot(content, reader: reader) }
+            return try keepingFirstOccurrences(content, reader: reader)
         }
     }
 
-    /// ``readImportLine(_:previous:)`` for a line held in any collection of bytes.
-    public static func readImportLine(_ line: some Collection<UInt8>) throws(FormatError)
-        -> AnnotatedSnapshot<String, String>
+    /// ``readImportLine(_:previous:duplicates:)`` for a line held in any collection of bytes.
+    public static func readImportLine(_ line: some Collection<UInt8>, duplicates: DuplicatePolicy = .refuse)
+        throws(FormatError) -> AnnotatedSnapshot<String, String>
     {
-        try withBuffer(line) { (buffer) throws(FormatError) in try readImportLine(buffer) }
+        try withBuffer(line) { (buffer) throws(FormatError) in try readImportLine(buffer, duplicates: duplicates) }
     }
 
     /// The snapshot of a snapshot file (`replay diff`'s inputs): a snapshot line, read with the

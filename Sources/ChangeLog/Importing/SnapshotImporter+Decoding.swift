@@ -39,17 +39,20 @@ extension SnapshotImporter {
     /// the strings of the line before (``ListFormat/InterchangeFormat/readImportLine(_:previous:)``),
     /// except for the first of a run.
     ///
-    /// - Parameter processors: how many threads may decode at once (every processor the process
-    ///   may use; tests vary it).
+    /// - Parameters:
+    ///   - duplicatePolicy: whether a repeated title or id makes a line bad or is dropped.
+    ///   - processors: how many threads may decode at once (every processor the process may use;
+    ///     tests vary it).
     /// - Returns: each line's outcome, in the order of `lines`.
     static func decode(
-        _ lines: ArraySlice<Line>, of input: Data, processors: Int = ProcessInfo.processInfo.activeProcessorCount
+        _ lines: ArraySlice<Line>, of input: Data, duplicatePolicy: DuplicatePolicy = .refuse,
+        processors: Int = ProcessInfo.processInfo.activeProcessorCount
     ) -> [DecodedLine] {
         let runs = stride(from: lines.startIndex, to: lines.endIndex, by: decodingRunLines).map {
             $0..<min($0 + decodingRunLines, lines.endIndex)
         }
         let workers = min(runs.count, processors)
-        guard workers > 1 else { return decodeRun(lines, of: input) }
+        guard workers > 1 else { return decodeRun(lines, of: input, duplicatePolicy: duplicatePolicy) }
         let outcomes = UnsafeMutableBufferPointer<DecodedLine>.allocate(capacity: lines.count)
         outcomes.initialize(repeating: nil)
         defer {
@@ -64,7 +67,9 @@ extension SnapshotImporter {
                 let run = next.wrappingAdd(1, ordering: .relaxed).oldValue
                 guard run < runs.count else { return }
                 let range = runs[run]
-                for (offset, outcome) in decodeRun(lines[range], of: input).enumerated() {
+                for (offset, outcome) in decodeRun(lines[range], of: input, duplicatePolicy: duplicatePolicy)
+                    .enumerated()
+                {
                     shared[range.lowerBound - lines.startIndex + offset] = outcome
                 }
             }
@@ -76,7 +81,9 @@ extension SnapshotImporter {
     static let decodingRunLines = 32
 
     /// Decodes consecutive lines in order, each sharing the strings of the good line before.
-    private static func decodeRun(_ lines: ArraySlice<Line>, of input: Data) -> [DecodedLine] {
+    private static func decodeRun(
+        _ lines: ArraySlice<Line>, of input: Data, duplicatePolicy: DuplicatePolicy
+    ) -> [DecodedLine] {
         var previous: ListSnapshot<String, String>?
         return input.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
@@ -85,7 +92,8 @@ extension SnapshotImporter {
                 // A line of nothing but spaces, tabs and carriage returns is blank.
                 guard !text.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) else { return nil }
                 do throws(SnapshotImportError) {
-                    let annotated = try decode(line: text, lineNumber: line.number, previous: previous)
+                    let annotated = try decode(
+                        line: text, lineNumber: line.number, previous: previous, duplicatePolicy: duplicatePolicy)
                     previous = annotated.snapshot
                     return .success(ChangeLog.AppendEntry(annotated.snapshot, meta: annotated.meta))
                 } catch {

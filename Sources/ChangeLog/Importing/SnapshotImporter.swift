@@ -35,11 +35,18 @@ public struct SnapshotImporter: Sendable {
         public var commitEvery: Int?
         /// Skip bad lines (reporting them) instead of stopping at the first one.
         public var skipInvalid: Bool
+        /// Whether a line that repeats a title or an id is bad (`.refuse`, the default), or keeps
+        /// the first occurrence of each and drops the rest (`.keepFirst`, `replay import
+        /// --drop-duplicates`), recording what it dropped in its revision's `meta` under
+        /// `InterchangeFormat.droppedDuplicatesKey` (ListFormat): see
+        /// `InterchangeFormat.readImportLine(_:previous:duplicates:)`.
+        public var duplicatePolicy: DuplicatePolicy
 
-        /// Creates options; the default is all or nothing.
-        public init(commitEvery: Int? = nil, skipInvalid: Bool = false) {
+        /// Creates options; the default is all or nothing, duplicates refused.
+        public init(commitEvery: Int? = nil, skipInvalid: Bool = false, duplicatePolicy: DuplicatePolicy = .refuse) {
             self.commitEvery = commitEvery
             self.skipInvalid = skipInvalid
+            self.duplicatePolicy = duplicatePolicy
         }
     }
 
@@ -99,29 +106,31 @@ public struct SnapshotImporter: Sendable {
     }
 
     /// Decodes one line of an import file: a snapshot line, or a revision line of an export
-    /// (its `snapshot` and `meta`), read by `InterchangeFormat/readImportLine(_:previous:)` (ListFormat).
+    /// (its `snapshot` and `meta`), read by `InterchangeFormat/readImportLine(_:previous:duplicates:)`
+    /// (ListFormat) under `duplicatePolicy`.
     ///
     /// - Throws: ``SnapshotImportError`` naming `lineNumber`, the column and the path of the
     ///   first problem in the line, and the problem: not JSON, a missing or mistyped field (with
-    ///   the offending value), a duplicate title or id, a key named twice in one object, both
-    ///   `sections` and `snapshot` in the line, text that is not UTF-8.
-    public static func decode(line: some Collection<UInt8>, lineNumber: Int) throws(SnapshotImportError)
-        -> AnnotatedSnapshot<String, String>
-    {
+    ///   the offending value), a duplicate title or id (unless dropped), a key named twice in one
+    ///   object, both `sections` and `snapshot` in the line, text that is not UTF-8.
+    public static func decode(
+        line: some Collection<UInt8>, lineNumber: Int, duplicatePolicy: DuplicatePolicy = .refuse
+    ) throws(SnapshotImportError) -> AnnotatedSnapshot<String, String> {
         do {
-            return try InterchangeFormat.readImportLine(line)
+            return try InterchangeFormat.readImportLine(line, duplicates: duplicatePolicy)
         } catch {
             throw SnapshotImportError(line: lineNumber, problem: error.description)
         }
     }
 
-    /// ``decode(line:lineNumber:)`` for a line in `buffer`, sharing the strings of `previous`,
-    /// the line before's snapshot, where they hold the same bytes.
+    /// ``decode(line:lineNumber:duplicatePolicy:)`` for a line in `buffer`, sharing the strings
+    /// of `previous`, the line before's snapshot, where they hold the same bytes.
     static func decode(
-        line buffer: UnsafeBufferPointer<UInt8>, lineNumber: Int, previous: ListSnapshot<String, String>?
+        line buffer: UnsafeBufferPointer<UInt8>, lineNumber: Int, previous: ListSnapshot<String, String>?,
+        duplicatePolicy: DuplicatePolicy = .refuse
     ) throws(SnapshotImportError) -> AnnotatedSnapshot<String, String> {
         do {
-            return try InterchangeFormat.readImportLine(buffer, previous: previous)
+            return try InterchangeFormat.readImportLine(buffer, previous: previous, duplicates: duplicatePolicy)
         } catch {
             throw SnapshotImportError(line: lineNumber, problem: error.description)
         }
@@ -211,7 +220,7 @@ public struct SnapshotImporter: Sendable {
             let index = line.number - firstLineNumber
             if !window.contains(index) {
                 window = Self.decodingWindow(of: lines, from: index)
-                outcomes = Self.decode(lines[window], of: input)
+                outcomes = Self.decode(lines[window], of: input, duplicatePolicy: options.duplicatePolicy)
             }
             switch outcomes[index - window.lowerBound] {
             case nil:
@@ -244,7 +253,8 @@ public struct SnapshotImporter: Sendable {
             appending(good[start].number...good[end - 1].number)
             var batch = Array(decoded[min(start, decoded.count)..<min(end, decoded.count)])
             // Checked already: decoding the same bytes again gives the same entries.
-            for outcome in Self.decode(good[max(start, decoded.count)..<max(end, decoded.count)], of: input) {
+            let rest = good[max(start, decoded.count)..<max(end, decoded.count)]
+            for outcome in Self.decode(rest, of: input, duplicatePolicy: options.duplicatePolicy) {
                 if let outcome { batch.append(try outcome.get()) }
             }
             let appended: [AppendedRevision]

@@ -263,9 +263,13 @@ package final class LMDBEnvironment: Sendable {
     }
 
     /// Adopts the map size another process has grown the environment to (`MDB_MAP_RESIZED`).
+    ///
+    /// - Throws: `MDB_CORRUPTED`, keeping the current map, when the meta page that asks for the
+    ///   larger map is damaged (``MetaPage/checkBeforeAdoptingResizedMap(of:)``).
     func adoptResizedMap() throws(LMDBError) {
         try gate.withExclusiveAccess { () throws(LMDBError) in
             try checkMapped()
+            try MetaPage.checkBeforeAdoptingResizedMap(of: handle)
             try remap(to: 0)
         }
     }

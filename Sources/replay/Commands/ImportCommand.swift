@@ -31,6 +31,15 @@ struct ImportCommand: AsyncParsableCommand {
             --from-line N starts at line N: the lines before it are skipped without being \
             checked. It is the way to finish an import that stopped after appending some lines.
 
+            --drop-duplicates keeps the first occurrence of each section title and item id of \
+            a line and drops the rest, instead of refusing the line: a section whose title an \
+            earlier section has goes with all its items, then an item whose id an earlier item \
+            (in any remaining section) has goes. The revision's meta records what was dropped \
+            under the key "dropped-duplicates", as compact JSON with positions in the line as \
+            given, e.g. [{"title":"A","at":[2],"first":[0],"items":3},{"id":"b","at":[0,3],"first":[0,1]}]. \
+            A line that drops something while its own meta has that key is a bad line; a line \
+            that drops nothing keeps its meta as it is.
+
             Interrupted (SIGINT or SIGTERM), an import stops once the lines it is decoding \
             are done (up to 256 lines at a time), or abandons the transaction it is preparing \
             (one already being written commits first); it says which revisions it appended \
@@ -45,6 +54,7 @@ struct ImportCommand: AsyncParsableCommand {
               replay import history.jsonl --log app.lmdb
               replay import big.jsonl --commit-every 1000
               replay import big.jsonl --commit-every 1000 --from-line 5001
+              replay import feed.jsonl --drop-duplicates
               replay export --log old.lmdb | replay import - --log copy.lmdb
             """
     )
@@ -72,6 +82,12 @@ struct ImportCommand: AsyncParsableCommand {
             valueName: "N"))
     var fromLine: Int?
 
+    @Flag(
+        help: ArgumentHelp(
+            "Keep the first of each repeated section title and item id in a line, drop the rest, and record "
+                + #"what was dropped in the revision's meta ("dropped-duplicates")."#))
+    var dropDuplicates = false
+
     func validate() throws {
         if let commitEvery, commitEvery < 1 { throw ValidationError("--commit-every must be at least 1") }
         if let fromLine, fromLine < 1 { throw ValidationError("--from-line must be at least 1") }
@@ -88,7 +104,10 @@ struct ImportCommand: AsyncParsableCommand {
             let opened = OpenedLog {
                 try logOptions.openOrCreate(fileMode: fileMode)
             }
-            let importer = SnapshotImporter(options: .init(commitEvery: commitEvery, skipInvalid: skipInvalid)) {
+            let importOptions = SnapshotImporter.Options(
+                commitEvery: commitEvery, skipInvalid: skipInvalid,
+                duplicatePolicy: dropDuplicates ? .keepFirst : .refuse)
+            let importer = SnapshotImporter(options: importOptions) {
                 try opened.log()
             }
             var progress = Progress("importing", unit: commitEvery == nil ? .items("lines") : .bytes)
@@ -201,7 +220,7 @@ struct ImportCommand: AsyncParsableCommand {
         let fixFirst = fix.map { "fix line \($0), then " } ?? ""
         let command =
             "replay import \(shellQuoted(file)) --log \(shellQuoted(logOptions.path)) --from-line \(line)"
-            + (commitEvery.map { " --commit-every \($0)" } ?? "")
+            + (commitEvery.map { " --commit-every \($0)" } ?? "") + (dropDuplicates ? " --drop-duplicates" : "")
         let how =
             file == "-"
             ? "\(fixFirst)give the same input again to: \(command)"
