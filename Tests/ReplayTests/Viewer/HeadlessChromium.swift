@@ -50,8 +50,23 @@ enum HeadlessChromium {
         try png.write(to: URL(fileURLWithPath: file))
     }
 
+    /// Opens `url`, waits until the viewer is ready and passes the page to `body`; the browser
+    /// is closed after it.
+    static func withPage<T>(_ url: String, downloadsTo directory: String? = nil, _ body: (BrowserPage) throws -> T)
+        throws -> T
+    {
+        let browser = try DevToolsSession()
+        defer { browser.close() }
+        if let directory {
+            _ = try browser.call("Browser.setDownloadBehavior", ["behavior": "allow", "downloadPath": directory])
+        }
+        let page = BrowserPage(browser: browser, session: try browser.open(url))
+        _ = try browser.evaluate(readyDOM, session: page.session)
+        return try body(page)
+    }
+
     /// A promise of the page's HTML once the viewer is ready.
-    private static let readyDOM = """
+    static let readyDOM = """
         new Promise(resolve => {
           const started = Date.now();
           const check = () => {
@@ -65,6 +80,36 @@ enum HeadlessChromium {
           check();
         })
         """
+}
+
+/// A page open in a headless browser.
+struct BrowserPage {
+    let browser: DevToolsSession
+    let session: String
+
+    /// The value of `expression` in the page, as a string (a promise is awaited).
+    func evaluate(_ expression: String) throws -> String {
+        try browser.evaluate("Promise.resolve(\(expression)).then(String)", session: session)
+    }
+
+    /// The page's HTML once `condition` (an expression) is true; after 30 seconds, the HTML as it
+    /// is, for the test to report.
+    func dom(when condition: String) throws -> String {
+        try evaluate(
+            """
+            new Promise(resolve => {
+              const started = Date.now();
+              const check = () => (\(condition)) || Date.now() - started > 30000
+                ? resolve(document.documentElement.outerHTML) : setTimeout(check, 50);
+              check();
+            })
+            """)
+    }
+
+    /// Sends a key press (`keydown`) with `key` to the document.
+    func press(_ key: String) throws {
+        _ = try evaluate(#"document.dispatchEvent(new KeyboardEvent("keydown", {key: "\#(key)", bubbles: true}))"#)
+    }
 }
 
 /// One headless browser and its DevTools connection over a pipe.

@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+
+/// The viewer used as a person would: following live revisions, jumping between markers with
+/// the keys, exporting a range.
+extension ViewerBrowserTests {
+    @Test("follow shows revisions another process appends, applied and checked, and adds them to the timeline")
+    func follow() async throws {
+        let history = try DemoHistory(revisions: 20)
+        defer { history.directory.remove() }
+        let (server, port) = try await Self.serve(history.log)
+        defer { server.process.terminate() }
+        let html = try HeadlessChromium.withPage("http://127.0.0.1:\(port)/#follow=1") { page in
+            #expect(try page.evaluate(#"document.getElementById("view").getAttribute("data-revision")"#) == "20")
+            let appended = try ToolRunner.run(["demo", "--log", history.log, "--revisions", "3", "--seed", "5"])
+            #expect(appended.status == 0, "\(appended)")
+            return try page.dom(when: #"document.getElementById("view").getAttribute("data-revision") === "23""#)
+        }
+        let dom = ViewerDOM(html: html)
+        #expect(dom.revision == "23")
+        let export = try ToolRunner.run(["export", "--log", history.log, "--from", "23"])
+        #expect(dom.list == (try ShownList(snapshotOf: export.stdout)))
+        #expect(dom.failedRevisions.isEmpty)
+        #expect(html.contains(#"data-timeline-revision="23""#))
+        await Self.stop(server)
+    }
+
+    /// The revisions that move sections, move items across sections or delete sections, from
+    /// the exported snapshots (titles, not the viewer's index arithmetic).
+    static func markerRevisions(of history: DemoHistory) throws -> [Int] {
+        try (2...history.lines.count).filter { revision in
+            let changes = try history.changes(revision)
+            let sections = changes["sections"] as? [String: Any] ?? [:]
+            if !(sections["moved"] as? [Any] ?? []).isEmpty || !(sections["deleted"] as? [Any] ?? []).isEmpty {
+                return true
+            }
+            let old = try history.snapshot(revision - 1)
+            let new = try history.snapshot(revision)
+            let moves = (changes["items"] as? [String: Any])?["moved"] as? [[String: [Int]]] ?? []
+            return moves.contains { move in
+                old.sections[move["from"]![0]].title != new.sections[move["to"]![0]].title
+            }
+        }
+    }
+
+    @Test("n and p go to the next and previous marker: section moves, moves across sections, section deletes")
+    func markerKeys() async throws {
+        let history = try DemoHistory()
+        defer { history.directory.remove() }
+        let markers = try Self.markerRevisions(of: history)
+        #expect(markers.count >= 3, "\(markers)")
+        let (server, port) = try await Self.serve(history.log)
+        defer { server.process.terminate() }
+        let shown = #"document.getElementById("view").getAttribute("data-revision")"#
+        let visited = try HeadlessChromium.withPage("http://127.0.0.1:\(port)/#rev=1") { page in
+            var visited: [Int] = []
+            for marker in markers {
+                try page.press("n")
+                let dom = ViewerDOM(html: try page.dom(when: "\(shown) === \"\(marker)\""))
+                visited.append(Int(dom.revision ?? "") ?? 0)
+            }
+            try page.press("p")
+            let back = ViewerDOM(html: try page.dom(when: "\(shown) === \"\(markers[markers.count - 2])\""))
+            visited.append(Int(back.revision ?? "") ?? 0)
+            return visited
+        }
+        #expect(visited == markers + [markers[markers.count - 2]])
+        await Self.stop(server)
+    }
+
+    @Test("export downloads the chosen range as replay export writes it, or as snapshots that replay import reads")
+    func export() async throws {
+        let history = try DemoHistory(revisions: 30)
+        defer { history.directory.remove() }
+        let (server, port) = try await Self.serve(history.log)
+        defer { server.process.terminate() }
+        let downloads = history.directory.path("downloads")
+        try FileManager.default.createDirectory(atPath: downloads, withIntermediateDirectories: true)
+        try HeadlessChromium.withPage("http://127.0.0.1:\(port)/#rev=12", downloadsTo: downloads) { page in
+            for kind in ["revisions", "snapshots"] {
+                _ = try page.evaluate(
+                    """
+                    (() => {
+                      document.getElementById("export-from").value = "5";
+                      document.getElementById("export-to").value = "12";
+                      document.getElementById("export-kind").value = "\(kind)";
+                      document.getElementById("export").click();
+                      return true;
+                    })()
+                    """)
+                _ = try page.dom(when: #"document.getElementById("status").textContent.startsWith("Exported")"#)
+                _ = try page.evaluate(#"(() => { document.getElementById("status").textContent = ""; return 1; })()"#)
+            }
+        }
+        let revisionsFile = downloads + "/revisions-5-12.jsonl"
+        let snapshotsFile = downloads + "/snapshots-5-12.jsonl"
+        for file in [revisionsFile, snapshotsFile] {
+            #expect(Self.waitForFile(file), "no download at \(file)")
+        }
+        let exported = try ToolRunner.run(["export", "--log", history.log, "--from", "5", "--to", "12"])
+        #expect(try String(contentsOfFile: revisionsFile, encoding: .utf8) == exported.stdout)
+        // The snapshots import into a new log with the same snapshots and meta.
+        let copy = history.directory.path("copy.lmdb")
+        let imported = try ToolRunner.run(["import", snapshotsFile, "--log", copy])
+        #expect(imported.status == 0, "\(imported)")
+        let reexported = try ToolRunner.run(["export", "--log", copy]).stdout.split(separator: "\n")
+        let original = exported.stdout.split(separator: "\n")
+        #expect(reexported.count == 8)
+        for (again, line) in zip(reexported, original) {
+            #expect(try ShownList(snapshotOf: String(again)) == ShownList(snapshotOf: String(line)))
+        }
+        await Self.stop(server)
+    }
+
+    /// Whether `path` exists, waiting up to 30 seconds for a download to land there.
+    static func waitForFile(_ path: String) -> Bool {
+        for _ in 0..<300 {
+            if FileManager.default.fileExists(atPath: path) { return true }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        return FileManager.default.fileExists(atPath: path)
+    }
+}
