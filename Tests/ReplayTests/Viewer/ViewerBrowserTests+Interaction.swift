@@ -121,3 +121,70 @@ extension ViewerBrowserTests {
         return FileManager.default.fileExists(atPath: path)
     }
 }
+
+extension ViewerBrowserTests {
+    /// The number of operations in a revision's changes.
+    static func operationCount(_ changes: [String: Any]) -> Int {
+        ["sections", "items"].reduce(0) { total, group in
+            let lists = changes[group] as? [String: Any] ?? [:]
+            return total + lists.values.reduce(0) { $0 + (($1 as? [Any])?.count ?? 0) }
+        }
+    }
+
+    @Test("the side panel names every operation, and play with skip empty passes over revisions with none")
+    func panelAndSkipEmpty() async throws {
+        let history = try DemoHistory()
+        defer { history.directory.remove() }
+        let (server, port) = try await Self.serve(history.log)
+        defer { server.process.terminate() }
+        let latest = history.lines.count
+        let firstEmpty = try #require(
+            try (2...latest).first { Self.operationCount(try history.changes($0)) == 0 },
+            "the demo has no empty revision")
+        // From a little before the first empty revision to the latest, at 8x.
+        let start = max(1, firstEmpty - 3)
+        let empty = try (start + 1...latest).filter { Self.operationCount(try history.changes($0)) == 0 }
+        let deleting = try #require(try history.first("sections", "deleted"))
+        let (words, seen) = try HeadlessChromium.withPage("http://127.0.0.1:\(port)/#rev=\(deleting)") { page in
+            let words = try page.evaluate(
+                ##"[...document.querySelectorAll("#panel-operations li")].map(li => li.textContent).join("\n")"##)
+            _ = try page.evaluate(
+                """
+                (() => {
+                  window.seen = [];
+                  new MutationObserver(() => window.seen.push(document.getElementById("view").getAttribute("data-revision")))
+                    .observe(document.getElementById("view"), { attributes: true, attributeFilter: ["data-revision"] });
+                  location.hash = "#rev=\(start)";
+                  return true;
+                })()
+                """)
+            _ = try page.dom(when: #"document.getElementById("view").getAttribute("data-revision") === "\#(start)""#)
+            _ = try page.evaluate(
+                """
+                (() => {
+                  window.seen = [];
+                  const speed = document.getElementById("speed");
+                  speed.value = "8";
+                  speed.dispatchEvent(new Event("change"));
+                  document.getElementById("skip-empty").click();
+                  document.getElementById("play").click();
+                  return true;
+                })()
+                """)
+            _ = try page.dom(
+                when: #"document.body.getAttribute("data-state") === "ready" && "#
+                    + #"document.getElementById("view").getAttribute("data-revision") === "\#(latest)""#)
+            return (words, try page.evaluate(#"window.seen.join(",")"#))
+        }
+        let lines = words.split(separator: "\n")
+        #expect(lines.count == Self.operationCount(try history.changes(deleting)), "\(words)")
+        let title = try history.snapshot(deleting - 1).sections.map(\.title).first { title in
+            !(try history.snapshot(deleting)).sections.contains { $0.title == title }
+        }
+        #expect(lines.contains { $0.hasPrefix("Deleted section \u{201C}\(title ?? "?")\u{201D}") }, "\(words)")
+        let played = seen.split(separator: ",").compactMap { Int($0) }
+        let expected = (start + 1...latest).filter { !empty.contains($0) || $0 == latest }
+        #expect(played == expected, "skipped \(empty)")
+        await Self.stop(server)
+    }
+}
