@@ -206,6 +206,9 @@ extension ViewerPage {
         }
 
         async function start() {
+          // A fault of the page itself is shown, and set on the body for tests, not only logged.
+          window.addEventListener("error", event => status("Script error: " + event.message, true));
+          window.addEventListener("unhandledrejection", event => status("Script error: " + event.reason, true));
           bindControls();
           const embedded = $("embedded-revisions");
           App.source = embedded ? Source.embedded(embedded) : Source.server;
