@@ -25,6 +25,31 @@ extension ViewerBrowserTests {
         await Self.stop(server)
     }
 
+    @Test("an empty log's page says so, and with follow shows the first revisions as they are appended")
+    func followFromEmpty() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let log = directory.path("empty.lmdb")
+        #expect(try ToolRunner.run(["import", "-", "--log", log], input: "\n").status == 0)
+        let (server, port) = try await Self.serve(log)
+        defer { server.process.terminate() }
+        let (status, html) = try HeadlessChromium.withPage("http://127.0.0.1:\(port)/#follow=1") { page in
+            let status = try page.evaluate(#"document.getElementById("status").textContent"#)
+            let imported = try ToolRunner.run(["import", "-", "--log", log], input: Fixtures.history)
+            #expect(imported.status == 0, "\(imported)")
+            return (
+                status, try page.dom(when: #"document.getElementById("view").getAttribute("data-revision") === "3""#)
+            )
+        }
+        #expect(status.hasPrefix("The log is empty"), "\(status)")
+        let dom = ViewerDOM(html: html)
+        #expect(dom.revision == "3")
+        let export = try ToolRunner.run(["export", "--log", log, "--from", "3"])
+        #expect(dom.list == (try ShownList(snapshotOf: export.stdout)))
+        #expect(dom.failedRevisions.isEmpty)
+        await Self.stop(server)
+    }
+
     /// The revisions that move sections, move items across sections or delete sections, from
     /// the exported snapshots (titles, not the viewer's index arithmetic).
     static func markerRevisions(of history: DemoHistory) throws -> [Int] {
