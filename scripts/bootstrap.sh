@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# Installs the C libraries the package links when the system lacks them:
-# LMDB (liblmdb-dev) and xxHash (libxxhash-dev), found through pkg-config.
+# Installs what the system lacks: the C libraries the package links, LMDB (liblmdb-dev) and
+# xxHash (libxxhash-dev), found through pkg-config; with --browser, also the headless browser
+# the viewer's tests drive (Debian's chromium).
 set -euo pipefail
 
 missing=()
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 pkg-config --exists lmdb 2>/dev/null || missing+=(liblmdb-dev)
 pkg-config --exists libxxhash 2>/dev/null || missing+=(libxxhash-dev)
+if [[ ${1:-} == --browser ]] && ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1; then
+    missing+=(chromium)
+fi
 ((${#missing[@]} == 0)) && exit 0
 
 if command -v apt-get >/dev/null 2>&1; then
@@ -16,8 +20,8 @@ if command -v apt-get >/dev/null 2>&1; then
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 else
-    echo "bootstrap: missing ${missing[*]}; install LMDB and xxHash with pkg-config files" >&2
-    echo "  macOS: brew install lmdb xxhash pkg-config" >&2
-    echo "  Fedora: dnf install lmdb-devel xxhash-devel pkgconf" >&2
+    echo "bootstrap: missing ${missing[*]}; install LMDB and xxHash with pkg-config files (and Chromium for the tests)" >&2
+    echo "  macOS: brew install lmdb xxhash pkg-config; brew install --cask chromium" >&2
+    echo "  Fedora: dnf install lmdb-devel xxhash-devel pkgconf chromium" >&2
     exit 1
 fi

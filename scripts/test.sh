@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# The test command of the README and of CI: installs what the system lacks, checks the
-# formatting, builds and runs every test, fuzzes each libFuzzer target for 60 seconds, then
-# builds the API documentation with warnings as errors. The sanitizer suites
-# (scripts/sanitize.sh) do not fit CI's 30 minutes on two cores: run them by hand.
+# The test command of the README and of CI: installs what the system lacks (with the headless
+# browser the viewer's tests drive), checks the formatting, builds and runs every test, fuzzes
+# each libFuzzer target for 60 seconds, then builds the API documentation with warnings as
+# errors. The sanitizer suites (scripts/sanitize.sh) do not fit CI's 30 minutes on two cores:
+# run them by hand.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/bootstrap.sh
+scripts/bootstrap.sh --browser
 swift format lint --strict --recursive Package.swift Sources Tests Examples
 swift test "$@"
 scripts/fuzz.sh FuzzImportLine 60

@@ -36,6 +36,7 @@ public struct LogServer: Sendable {
         LogRoute.register(on: router, log: log)
         RevisionRoutes.register(on: router, log: log, batchSize: configuration.batchSize)
         SubscribeRoute.register(on: router, log: log, configuration: configuration)
+        ViewerRoute.register(on: router)
         return router
     }
 

@@ -1,0 +1,246 @@
+extension ViewerPage {
+    /// The viewer's behaviour in JavaScript: choosing a revision (`#rev=N`, the scrubber, the
+    /// keys), playing a range by applying each revision's changes and checking the result,
+    /// following live revisions, and exporting a range.
+    static let appScript = #"""
+        const App = { source: null, current: null, seekToken: 0, playing: false, playToken: 0, speed: 1,
+                      skipEmpty: false, playTo: null, events: null };
+        const $ = id => document.getElementById(id);
+
+        function status(text, isError) {
+          const node = $("status");
+          node.textContent = text;
+          node.className = isError ? "error" : "";
+          if (isError) document.body.setAttribute("data-error", text); else document.body.removeAttribute("data-error");
+        }
+
+        function setHash() {
+          const hash = "#rev=" + App.current.revision;
+          if (location.hash !== hash) history.replaceState(null, "", hash);
+        }
+
+        // Shows `snapshot` as revision `revision`, with the rows `changes` touched from `old`.
+        function show(revision, old, snapshot, changes, time, meta) {
+          const c = Format.complete(changes);
+          App.current = { revision, snapshot };
+          const view = $("view");
+          view.setAttribute("data-revision", String(revision));
+          $("revision-number").textContent = String(revision);
+          List.render($("list"), List.model(old, snapshot, c));
+          $("panel-time").textContent = time || "";
+          const meta$ = $("panel-meta");
+          meta$.replaceChildren(...Object.keys(meta || {}).sort().map(k => {
+            const row = element("div", "meta-row");
+            row.append(element("dt", null, k), element("dd", null, meta[k]));
+            return row;
+          }));
+          if (Object.keys(meta || {}).length === 0) meta$.append(element("div", "none", "no metadata"));
+          const words = List.words(old, snapshot, c);
+          const operations = $("panel-operations");
+          operations.replaceChildren(...words.map(w => element("li", null, w)));
+          if (words.length === 0) operations.append(element("li", "none", "no operations"));
+          if (!old && revision > 1 && c.items.deleted.length + c.sections.deleted.length > 0) {
+            operations.append(element("li", "none", "revision " + (revision - 1) + " is not available: deleted rows are not shown"));
+          }
+          const failure = Timeline.failures.get(revision);
+          $("panel-failure").textContent = failure ? "Applying this revision's changes failed: " + failure : "";
+          $("scrubber").value = String(revision);
+          Timeline.drawScrubber($("scrubber"), $("marks"), revision);
+          Timeline.drawList($("revisions"), revision, seek);
+          setHash();
+        }
+
+        async function seek(revision) {
+          if (Timeline.entries.length === 0) return;
+          revision = Math.min(Math.max(revision, Timeline.oldest), Timeline.latest);
+          const token = ++App.seekToken;
+          try {
+            const { previous, line } = await App.source.pair(revision);
+            if (token !== App.seekToken) return;
+            show(revision, previous ? previous.snapshot : null, line.snapshot, line.changes, line.time, line.meta);
+            status("");
+          } catch (error) {
+            status("Could not show revision " + revision + ": " + error.message, true);
+          }
+        }
+
+        // Applies `line`'s changes to the list shown, as a renderer would, and checks the result
+        // against the line's snapshot; a mismatch or a refused batch is a failure on the timeline.
+        function step(line) {
+          const old = App.current ? App.current.snapshot : { sections: [] };
+          let shown = line.snapshot;
+          try {
+            const applied = Format.apply(old, line.changes);
+            if (!Format.equal(applied, line.snapshot)) Timeline.fail(line.revision, "the result differs from the stored snapshot");
+            shown = applied;
+          } catch (error) {
+            Timeline.fail(line.revision, error.message);
+          }
+          show(line.revision, old, shown, line.changes, line.time, line.meta);
+          // The next revision applies to the stored snapshot, so that one failure is reported once.
+          App.current.snapshot = line.snapshot;
+        }
+
+        function sleep(ms) { return new Promise(resolve => setTimeout(resolve, ms)); }
+
+        function setPlaying(playing) {
+          App.playing = playing;
+          $("play").textContent = playing ? "Pause" : "Play";
+          document.body.setAttribute("data-state", playing ? "playing" : "ready");
+        }
+
+        // Plays from the revision shown to `App.playTo` (else the latest), one revision per second
+        // divided by the speed; revisions with no operations are passed over when asked.
+        async function play() {
+          if (App.playing || !App.current) return;
+          const token = ++App.playToken;
+          App.seekToken += 1;
+          setPlaying(true);
+          try {
+            for (;;) {
+              const limit = Math.min(App.playTo === null ? Timeline.latest : App.playTo, Timeline.latest);
+              if (token !== App.playToken || App.current.revision >= limit) break;
+              let next = App.current.revision + 1;
+              while (App.skipEmpty && next < limit && Timeline.entry(next) && Timeline.entry(next).counts.total === 0) next += 1;
+              const line = await App.source.line(next);
+              if (token !== App.playToken) break;
+              step(line);
+              if (next < limit) await sleep(1000 / App.speed);
+            }
+          } catch (error) {
+            status("Playing stopped: " + error.message, true);
+          } finally {
+            if (token === App.playToken) { App.playTo = null; setPlaying(false); }
+          }
+        }
+
+        function pause() { App.playToken += 1; App.playTo = null; setPlaying(false); }
+
+        function follow(on) {
+          if (App.events) { App.events.close(); App.events = null; }
+          $("follow").checked = on && App.source.live;
+          if (!on || !App.source.live) return;
+          App.events = App.source.subscribe(Timeline.latest + 1, line => {
+            const atEnd = !App.current || App.current.revision === Timeline.latest;
+            Timeline.add(line);
+            if (atEnd && !App.playing) step(line);
+            else Timeline.drawScrubber($("scrubber"), $("marks"), App.current ? App.current.revision : null);
+            $("export-to").max = $("export-from").max = String(Timeline.latest);
+          }, closed => status(closed ? "Follow stopped: the server closed the stream" : "Follow: reconnecting", closed));
+        }
+
+        async function exportRange() {
+          const from = Number($("export-from").value), to = Number($("export-to").value);
+          if (!(from >= Timeline.oldest && to <= Timeline.latest && from <= to)) {
+            status("Export needs a range inside " + Timeline.oldest + " to " + Timeline.latest + ", from before to", true);
+            return;
+          }
+          try {
+            let text = await App.source.exportText(from, to);
+            let name = "revisions-" + from + "-" + to + ".jsonl";
+            if ($("export-kind").value === "snapshots") {
+              text = text.split("\n").filter(t => t.length > 0).map(t => {
+                const line = JSON.parse(t);
+                return JSON.stringify({ meta: line.meta || {}, sections: line.snapshot.sections }) + "\n";
+              }).join("");
+              name = "snapshots-" + from + "-" + to + ".jsonl";
+            }
+            const link = $("export-link");
+            if (link.href) URL.revokeObjectURL(link.href);
+            link.href = URL.createObjectURL(new Blob([text], { type: "application/x-ndjson" }));
+            link.download = name;
+            link.textContent = "Download " + name;
+            link.click();
+            status("Exported revisions " + from + " to " + to);
+          } catch (error) {
+            status("Export failed: " + error.message, true);
+          }
+        }
+
+        function hashOptions() {
+          const options = new URLSearchParams(location.hash.replace(/^#/, ""));
+          const number = name => options.has(name) && /^[0-9]+$/.test(options.get(name)) ? Number(options.get(name)) : null;
+          return { rev: number("rev"), play: number("play"), speed: number("speed"), skip: options.get("skip") === "1",
+                   follow: options.get("follow") === "1" };
+        }
+
+        function setSpeed(speed) {
+          App.speed = [1, 2, 4, 8].includes(speed) ? speed : 1;
+          $("speed").value = String(App.speed);
+        }
+
+        function marker(direction) {
+          if (!App.current) return;
+          const revision = Timeline.nextMarker(App.current.revision, direction);
+          if (revision !== null) { pause(); seek(revision); }
+        }
+
+        function bindControls() {
+          $("prev").onclick = () => { pause(); seek(App.current.revision - 1); };
+          $("next").onclick = () => { pause(); seek(App.current.revision + 1); };
+          $("prev-marker").onclick = () => marker(-1);
+          $("next-marker").onclick = () => marker(1);
+          $("play").onclick = () => App.playing ? pause() : play();
+          $("speed").onchange = () => setSpeed(Number($("speed").value));
+          $("skip-empty").onchange = () => { App.skipEmpty = $("skip-empty").checked; };
+          $("follow").onchange = () => follow($("follow").checked);
+          $("scrubber").oninput = () => { pause(); seek(Number($("scrubber").value)); };
+          $("export").onclick = exportRange;
+          window.addEventListener("hashchange", () => {
+            const options = hashOptions();
+            if (options.rev !== null && (!App.current || options.rev !== App.current.revision)) { pause(); seek(options.rev); }
+          });
+          document.addEventListener("keydown", event => {
+            if (event.target instanceof HTMLInputElement && event.target.type !== "range" && event.target.type !== "checkbox") return;
+            if (event.target instanceof HTMLSelectElement || !App.current || event.ctrlKey || event.metaKey || event.altKey) return;
+            const actions = {
+              ArrowLeft: () => { pause(); seek(App.current.revision - 1); },
+              ArrowRight: () => { pause(); seek(App.current.revision + 1); },
+              Home: () => { pause(); seek(Timeline.oldest); },
+              End: () => { pause(); seek(Timeline.latest); },
+              p: () => marker(-1), n: () => marker(1),
+              " ": () => App.playing ? pause() : play()
+            };
+            if (actions[event.key]) { event.preventDefault(); actions[event.key](); }
+          });
+        }
+
+        async function start() {
+          // A fault of the page itself is shown, and set on the body for tests, not only logged.
+          window.addEventListener("error", event => status("Script error: " + event.message, true));
+          window.addEventListener("unhandledrejection", event => status("Script error: " + event.reason, true));
+          bindControls();
+          const embedded = $("embedded-revisions");
+          App.source = embedded ? Source.embedded(embedded) : Source.server;
+          $("source").textContent = embedded ? "from a file written by replay view" : "live from replay serve";
+          $("follow-control").hidden = !App.source.live;
+          const options = hashOptions();
+          App.skipEmpty = options.skip;
+          $("skip-empty").checked = options.skip;
+          setSpeed(options.speed || 1);
+          try {
+            await App.source.load();
+          } catch (error) {
+            status("Could not read the log: " + error.message, true);
+            document.body.setAttribute("data-state", "failed");
+            return;
+          }
+          $("export-from").min = $("export-to").min = String(Timeline.oldest);
+          $("export-from").max = $("export-to").max = String(Timeline.latest);
+          if (Timeline.entries.length === 0) {
+            status("The log is empty" + (App.source.live ? ": follow it to see revisions as they arrive" : ""));
+            document.body.setAttribute("data-state", "ready");
+            if (options.follow) follow(true);
+            return;
+          }
+          const first = options.rev === null ? Timeline.latest : options.rev;
+          await seek(first);
+          $("export-from").value = $("export-to").value = String(App.current ? App.current.revision : Timeline.oldest);
+          document.body.setAttribute("data-state", "ready");
+          if (options.follow) follow(true);
+          if (options.play !== null && App.current) { App.playTo = options.play; play(); }
+        }
+
+        start();
+        """#
+}

@@ -1,0 +1,73 @@
+import ArgumentParser
+import ChangeLog
+import ChangeLogServer
+import Foundation
+
+/// `replay view`: the history viewer as one static HTML file with a range of revisions embedded.
+struct ViewCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "view",
+        abstract: "Write the history viewer as one HTML file with a range of revisions embedded.",
+        discussion: """
+            The file is the page `replay serve` shows at /, with the revisions from --from to --to \
+            (default: the whole log) inside it: opened from disk, it works with no server, so it \
+            can be attached to a bug report. The revision before --from is embedded too, when the \
+            log holds it, to show what the first revision deleted. `#rev=N` at the end of the \
+            file's URL opens revision N.
+
+            An existing file is not replaced unless --force is given; the file appears whole or \
+            not at all.
+
+            Example:
+              replay view --log app.lmdb --from 120 --to 180 --out bug-4711.html
+            """
+    )
+
+    @OptionGroup var logOptions: LogOptions
+    @OptionGroup var rangeOptions: RangeOptions
+
+    @Option(help: ArgumentHelp("The HTML file to write.", valueName: "file"))
+    var out: String
+
+    @Flag(help: "Replace the file when it exists.")
+    var force = false
+
+    func validate() throws {
+        if out.isEmpty { throw ValidationError("--out needs a file name") }
+    }
+
+    func run() async throws {
+        try await failingWithBadInput {
+            if !force && FileManager.default.fileExists(atPath: out) {
+                throw InputError("\(out) exists; pass --force to replace it")
+            }
+            let log = try logOptions.openExisting()
+            guard let range = try rangeOptions.range(in: log) else {
+                throw InputError("the log at \(log.path) is empty: there is no revision to view")
+            }
+            let first = try log.firstRevision
+            let embeddedRange = (range.lowerBound > first ? range.lowerBound - 1 : range.lowerBound)...range.upperBound
+            let file = try StagedFile(replacing: out, force: force)
+            do {
+                var progress = Progress("writing the viewer", total: Int(embeddedRange.count))
+                try file.write(ViewerPage.staticPageHead(from: range.lowerBound, to: range.upperBound))
+                var done = 0
+                for try await record in log.records(in: embeddedRange) {
+                    try file.write(ViewerPage.embeddable(record.jsonLine()) + "\n")
+                    done += 1
+                    progress.update(done)
+                }
+                try file.write(ViewerPage.staticPageTail)
+                try file.commit()
+                progress.finish()
+            } catch {
+                file.discard()
+                throw error
+            }
+            StandardOutput.writeLine(
+                "wrote \(out): revisions \(range.lowerBound) to \(range.upperBound) (\(range.count) revisions, "
+                    + "\(file.bytesWritten) bytes); open it in a browser, #rev=N at the end of its URL opens revision N"
+            )
+        }
+    }
+}
