@@ -192,8 +192,8 @@ struct ConcurrentWriterTests {
         }
     }
 
-    /// The first caller of a transaction resumes the others once its own diffs return, so it
-    /// must not go on diffing entries the writer has already stored.
+    /// A caller goes on with its task only once its own diffs return, so it must not go on
+    /// diffing entries the writer has already stored.
     @Test("a caller stops diffing its entries once the writer abandons them")
     func abandonedChangesInAdvance() throws {
         let snapshots = try (0..<4).map { try Self.snapshot($0) }

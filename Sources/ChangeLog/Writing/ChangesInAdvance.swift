@@ -9,9 +9,9 @@ import Synchronization
 /// The writer uses an entry's changes only if the entry does follow that snapshot (the same
 /// storage, so the same snapshot) and they are ready when it needs them; otherwise it computes
 /// them itself: a request before it failed, another process appended, or the caller is behind.
-/// The writer never waits for a caller while it holds LMDB's write lock. Since the writer cuts
-/// each entry's chunks before it takes the entry's changes, a caller diffing entry after entry
-/// stays ahead of it, and a large batch is diffed and chunked on two threads at once.
+/// The writer never waits for a caller's changes. Since the writer cuts each entry's chunks
+/// before it takes the entry's changes, a caller diffing entry after entry stays ahead of it,
+/// and a large batch is diffed and chunked on two threads at once.
 final class ChangesInAdvance: Sendable {
     /// The entries whose changes are computed.
     private let entries: [ChangeLog.AppendEntry]
@@ -49,8 +49,8 @@ final class ChangesInAdvance: Sendable {
     }
 
     /// Tells ``compute()`` that the writer no longer needs these changes: their transaction has
-    /// ended. The caller computing them resumes the other callers of that transaction once it
-    /// returns, so it must not go on diffing a long batch for nothing.
+    /// ended. The caller computing them goes on with its own task only once it returns, so it
+    /// must not go on diffing a long batch for nothing.
     func abandon() {
         abandoned.store(true, ordering: .relaxed)
     }
