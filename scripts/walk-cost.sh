@@ -25,7 +25,7 @@ if [[ ! -d "$log" ]]; then
             for (k = 0; k < 8; k++) printf "%08x", rand() * 2^32
             printf "\"}"
         }
-        printf "]}]}\n" } }' | "$tool" import - --log "$log" >/dev/null
+        printf "]}]}\n" } }' | "$tool" import - --log "$log" --commit-every 200 >/dev/null
 fi
 echo "log: $(du -h "$log/data.mdb" | cut -f1) in $log"
 cat "$log/data.mdb" >/dev/null
