@@ -55,4 +55,37 @@ struct FollowerTruncationTests {
         }
         #expect(problems.isEmpty, "\(problems.count) of \(trials) followers:\n\(problems.joined(separator: "\n"))")
     }
+
+    /// `export` blocks on its full output pipe in the middle of its reading; the cut comes then.
+    /// Whether the next read is refused by a check (a transaction's length check, the bounds of a
+    /// value lent) or faults in LMDB's map (`DataFileFault`) depends on where the export stood;
+    /// either way it is one line that says the file was cut short.
+    @Test("a data file cut short while export reads ends it with status 2 and one line, never a signal")
+    func truncatedInsideTransaction() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let log = directory.path("log")
+        let lines = (0..<120).map { revision in
+            let items = (0..<400).map {
+                "{\"id\":\"r\(revision)-\($0)\",\"summary\":\"\(String(repeating: "x", count: 60))\"}"
+            }
+            return "{\"sections\":[{\"title\":\"s\",\"items\":[\(items.joined(separator: ","))]}]}"
+        }
+        let imported = try ToolRunner.run(["import", "-", "--log", log], input: lines.joined(separator: "\n") + "\n")
+        try #require(imported.status == 0, "\(imported)")
+        let export = try ToolRunner.start(["export", "--log", log])
+        try export.stdin.fileHandleForWriting.close()
+        let errors = ReadAll(export.stderr.fileHandleForReading)
+        // The first output: the export has begun its transaction, and soon fills the pipe.
+        _ = export.stdout.fileHandleForReading.availableData
+        #expect(truncate(log + "/data.mdb", 1 << 20) == 0)
+        let output = ReadAll(export.stdout.fileHandleForReading)
+        export.process.waitUntilExit()
+        _ = output.wait()
+        #expect(export.process.terminationReason == .exit)
+        #expect(export.process.terminationStatus == 2)
+        let stderr = String(decoding: errors.wait(), as: UTF8.self)
+        #expect(stderr.hasPrefix("replay: ") && stderr.filter { $0 == "\n" }.count == 1, "\(stderr)")
+        #expect(stderr.contains("was cut short") || stderr.contains("cut short behind its back"), "\(stderr)")
+    }
 }
