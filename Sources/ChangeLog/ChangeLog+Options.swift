@@ -75,6 +75,22 @@ extension ChangeLog {
         /// ``ChangeLogError/Code/invalidArgument``. An existing log, directory or file keeps its
         /// bits; a `lock.mdb` created beside an existing data file gets the data file's.
         public var fileMode: Int
+        /// Whether the log may come from a device or a sender nobody here controls (a log shipped
+        /// with a crash report, a copy off another machine), so that its files are checked before
+        /// LMDB reads them. LMDB keeps no checksums of its pages and follows whatever page numbers
+        /// and offsets they hold: a damaged branch or leaf page would crash the process
+        /// (`SIGSEGV`, `SIGBUS`, an assertion) instead of failing. With this option, opening walks
+        /// every B-tree page the log's newest snapshot can reach, reading each with `pread` and
+        /// checking its number, kind, bounds, node offsets, key and value sizes, overflow pages,
+        /// depth, and that no page is reached twice; a log that fails is refused with
+        /// ``ChangeLogError/Code/cannotOpen`` and a message naming the damage. The meta pages and
+        /// the file's length are checked at every open and transaction, with or without it.
+        ///
+        /// The walk reads the pages in use once: about as long as reading the whole log (the
+        /// `replay` tool's reading commands use it). Revisions appended later by other processes
+        /// are LMDB's own writing and are not walked again. Records carry their own checksums,
+        /// checked when they are read, whatever this option.
+        public var untrusted: Bool
 
         /// The default ``fileMode``: read and write for the owner only.
         public static let privateFileMode = 0o600
@@ -82,12 +98,13 @@ extension ChangeLog {
         /// Creates options; by default the log is created when missing, private to its owner
         /// (``fileMode`` `0o600`), opened for reading and writing, durable, starts with a 16 MiB
         /// map, allows 126 readers and polls for other writers every 100 ms while subscriptions
-        /// wait.
+        /// wait; its pages are not walked before it is read (``untrusted``).
         public init(
             createIfMissing: Bool = true, durability: Durability = .durable, initialMapSize: Int = 16 << 20,
             maxReaders: Int = 126, subscriptionPollInterval: Duration = .milliseconds(100), readOnly: Bool = false,
-            fileMode: Int = Options.privateFileMode
+            fileMode: Int = Options.privateFileMode, untrusted: Bool = false
         ) {
+            self.untrusted = untrusted
             self.fileMode = fileMode
             self.readOnly = readOnly
             self.createIfMissing = createIfMissing

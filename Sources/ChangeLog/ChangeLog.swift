@@ -160,6 +160,9 @@ public final class ChangeLog: Sendable {
         guard environment.configuration.flags == configuration.flags else {
             throw Self.incompatibility(path: path, openFlags: environment.configuration.flags, options: options)
         }
+        if options.untrusted {
+            try Self.walkPages(of: environment, path: path, configuration: configuration)
+        }
         store = try LogStore.open(environment: environment, path: path, readOnly: options.readOnly)
         let notifier = CommitNotifier.watching(store, pollInterval: options.subscriptionPollInterval)
         self.notifier = notifier
@@ -185,6 +188,27 @@ public final class ChangeLog: Sendable {
                 return environment
             }
             usleep(1_000)
+        }
+    }
+
+    /// Walks the B-tree pages of the log at `path` (``Options/untrusted``) before anything reads
+    /// them through LMDB; a damaged page is refused as ``ChangeLogError/Code/cannotOpen``, naming
+    /// the damage.
+    private static func walkPages(
+        of environment: LMDBEnvironment, path: String, configuration: LMDBEnvironment.Configuration
+    ) throws(ChangeLogError) {
+        do {
+            try environment.walkPages()
+        } catch let damage as PageWalk.Damage {
+            throw ChangeLogError(
+                code: .cannotOpen,
+                message: "cannot open the log at \(path): its data file is damaged (\(damage)); restore the log "
+                    + "from a backup",
+                path: path)
+        } catch let error as LMDBError {
+            throw openingFailure(error, path: path, configuration: configuration)
+        } catch {
+            throw ChangeLogError.wrapping(error, path: path, during: "opening")
         }
     }
 

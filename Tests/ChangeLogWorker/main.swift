@@ -39,6 +39,9 @@ import Foundation
 //       threads), takes every file descriptor the process may still open, appends a snapshot of N items, which makes the map grow (so the values lent after
 //       the remap cannot open /proc/self/maps to find it), prints `grew` or `did not grow`,
 //       gives the descriptors back, then reads revision R and prints `read R` or `refused R: ...`
+//   ChangeLogWorker time-stats --log PATH --untrusted 0|1
+//       opens the log for reading (walking its pages first with 1: Options.untrusted), computes
+//       its statistics as `replay stats` does, and prints `open S stats S` in seconds
 
 /// Writes `line` and a newline to standard output at once.
 func emit(_ line: String) {
@@ -130,6 +133,26 @@ if arguments.command == "drifting-renderer" {
         exit(DriftingRenderer.corruption(in: history) == nil ? 0 : 1)
     } catch {
         fail("\(error)", status: 2)
+    }
+}
+if arguments.command == "time-stats" {
+    // scripts/walk-cost.sh: the page walk's cost beside the reading it guards.
+    do {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let log = try ChangeLog(
+            path: arguments.string("log"), options: .init(readOnly: true, untrusted: arguments.number("untrusted") != 0)
+        )
+        let opened = clock.now
+        _ = try await log.statistics()
+        let done = clock.now
+        func seconds(_ duration: Duration) -> String {
+            String(format: "%.3f", Double(duration.components.attoseconds) / 1e18 + Double(duration.components.seconds))
+        }
+        emit("open \(seconds(opened - start)) stats \(seconds(done - opened))")
+        exit(0)
+    } catch {
+        fail("\(error)")
     }
 }
 if arguments.command == "write" {

@@ -26,6 +26,8 @@ struct MetaPage: Equatable {
     /// A database's record (`MDB_db`): in a meta page for the free and main databases, and as
     /// the value of a named database's key in the main database.
     struct DatabaseRecord: Equatable {
+        /// The database's flags (`MDB_INTEGERKEY`, `MDB_DUPSORT`, ...), as `mdb_dbi_open` stores them.
+        var flags: UInt16
         /// The B-tree's depth: 0 for an empty database.
         var depth: UInt16
         /// The root page's number: `P_INVALID` (all ones) for an empty database.
@@ -40,6 +42,7 @@ struct MetaPage: Equatable {
 
         /// Reads a record from the `size` bytes at `offset` in `bytes`.
         init(_ bytes: UnsafeRawBufferPointer, at offset: Int) {
+            flags = bytes.loadUnaligned(fromByteOffset: offset + 4, as: UInt16.self)
             depth = bytes.loadUnaligned(fromByteOffset: offset + 6, as: UInt16.self)
             root = bytes.loadUnaligned(fromByteOffset: offset + 40, as: UInt64.self)
         }
