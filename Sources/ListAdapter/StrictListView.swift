@@ -15,18 +15,22 @@
 ///
 /// ## Updates of moved items
 ///
-/// UIKit refuses to reload a row that moves in the same batch. In the default
+/// UIKit refuses to reload a row, or a section, that moves in the same batch. In the default
 /// ``Strictness-swift.enum/uiKit`` mode the view refuses such a batch too
-/// (``ListRuleViolationCode/updatedItemMoved``), so a test learns that a real table
-/// view would crash. A renderer that drives UIKit delivers those updates after the batch:
-/// ``ListChanges/splitForUIKit()`` splits the changes, and
+/// (``ListRuleViolationCode/updatedItemMoved``, ``ListRuleViolationCode/updatedSectionMoved``),
+/// so a test learns that a real table view would crash. A renderer that drives UIKit delivers
+/// those updates after the batch: ``ListChanges/splitForUIKit()`` splits the changes, and
 /// ``performBatchUpdatesDeferringReconfigures(_:resultingIn:)`` applies the batch and then the
-/// reconfigures, as such a renderer does. In ``Strictness-swift.enum/format`` mode the view
-/// checks the interchange format's rules only and accepts updates of moved items in the batch.
-public struct StrictListView<ItemID: Hashable & Sendable, Summary: Hashable & Sendable>: ListRenderer, Sendable {
+/// reconfigures and section header reloads, as such a renderer does. In
+/// ``Strictness-swift.enum/format`` mode the view checks the interchange format's rules only and
+/// accepts updates of moved items and sections in the batch.
+public struct StrictListView<
+    ItemID: Hashable & Sendable, Summary: Hashable & Sendable, SectionSummary: Hashable & Sendable
+>: ListRenderer, Sendable {
     /// Which rules the view enforces.
     public enum Strictness: Hashable, Sendable {
-        /// UIKit's rules: the interchange format's, and no reload of an item that moves in the same batch.
+        /// UIKit's rules: the interchange format's, and no reload of an item or a section that
+        /// moves in the same batch.
         case uiKit
         /// The interchange format's validity rules only.
         case format
@@ -35,7 +39,7 @@ public struct StrictListView<ItemID: Hashable & Sendable, Summary: Hashable & Se
     /// Which rules the view enforces.
     public let strictness: Strictness
     /// What the view shows.
-    public private(set) var snapshot: ListSnapshot<ItemID, Summary>
+    public private(set) var snapshot: ListSnapshot<ItemID, Summary, SectionSummary>
     /// The number of batches the view accepted.
     public private(set) var batchCount = 0
     /// The number of times ``reloadData(_:)`` was called.
@@ -43,7 +47,9 @@ public struct StrictListView<ItemID: Hashable & Sendable, Summary: Hashable & Se
 
     /// Creates a view that enforces `strictness` and shows `snapshot`.
     /// - Complexity: O(1).
-    public init(strictness: Strictness = .uiKit, showing snapshot: ListSnapshot<ItemID, Summary> = .init()) {
+    public init(
+        strictness: Strictness = .uiKit, showing snapshot: ListSnapshot<ItemID, Summary, SectionSummary> = .init()
+    ) {
         self.strictness = strictness
         self.snapshot = snapshot
     }
@@ -63,7 +69,7 @@ public struct StrictListView<ItemID: Hashable & Sendable, Summary: Hashable & Se
 
     /// Shows `snapshot` instead of what was shown; a reload is never refused.
     /// - Complexity: O(1).
-    public mutating func reloadData(_ snapshot: ListSnapshot<ItemID, Summary>) {
+    public mutating func reloadData(_ snapshot: ListSnapshot<ItemID, Summary, SectionSummary>) {
         self.snapshot = snapshot
         reloadCount += 1
     }
@@ -77,15 +83,16 @@ public struct StrictListView<ItemID: Hashable & Sendable, Summary: Hashable & Se
     ///   then unchanged.
     /// - Complexity: O(*n* + *c*) expected, where *n* counts the items shown and in `snapshot`,
     ///   and *c* the operations.
-    @_specialize(exported:true,where ItemID == String, Summary == String)
+    @_specialize(exported:true,where ItemID == String, Summary == String, SectionSummary == String)
     public mutating func performBatchUpdates(
-        _ changes: ListChanges<ItemID, Summary>, resultingIn snapshot: ListSnapshot<ItemID, Summary>
+        _ changes: ListChanges<ItemID, Summary, SectionSummary>,
+        resultingIn snapshot: ListSnapshot<ItemID, Summary, SectionSummary>
     ) throws(BatchUpdateError) {
         let violation = changes.violation(
             oldItemCounts: self.snapshot.itemCounts, newItemCounts: snapshot.itemCounts,
             refusingUpdatesOfMovedItems: strictness == .uiKit)
         if let violation { throw BatchUpdateError(violation) }
-        let shown: ListSnapshot<ItemID, Summary>
+        let shown: ListSnapshot<ItemID, Summary, SectionSummary>
         do {
             shown = try self.snapshot.applying(changes)
         } catch {
@@ -106,10 +113,36 @@ public struct StrictListView<ItemID: Hashable & Sendable, Summary: Hashable & Se
     ///   a `from` and a `to` that name different items; the view is then unchanged.
     /// - Complexity: O(*n* + *r*) expected, where *n* counts the items shown and *r* the reconfigures.
     public mutating func reconfigureItems(
-        _ reconfigures: [ListChanges<ItemID, Summary>.ItemUpdate]
+        _ reconfigures: [ListChanges<ItemID, Summary, SectionSummary>.ItemUpdate]
     ) throws(BatchUpdateError) {
         guard !reconfigures.isEmpty else { return }
-        let changes = ListChanges<ItemID, Summary>(updatedItems: reconfigures)
+        let changes = ListChanges<ItemID, Summary, SectionSummary>(updatedItems: reconfigures)
+        let counts = snapshot.itemCounts
+        if let violation = changes.violation(oldItemCounts: counts, newItemCounts: counts) {
+            throw BatchUpdateError(violation)
+        }
+        do {
+            snapshot = try snapshot.applying(changes)
+        } catch {
+            throw BatchUpdateError(applying: error)
+        }
+    }
+
+    /// Reloads section headers after a batch (`reloadSections(_:)`): sets the summaries of shown
+    /// sections.
+    ///
+    /// Each reload names a shown section by its offset, as both `from` and `to`, and carries its
+    /// new section summary, as ``ListChanges/splitForUIKit()`` returns them. Reloads are not a
+    /// batch: ``batchCount`` does not change.
+    ///
+    /// - Throws: ``BatchUpdateError`` for an offset outside what is shown, or one reloaded twice;
+    ///   the view is then unchanged.
+    /// - Complexity: O(*n* + *r*) expected, where *n* counts the items shown and *r* the reloads.
+    public mutating func reloadSections(
+        _ reloads: [ListChanges<ItemID, Summary, SectionSummary>.SectionUpdate]
+    ) throws(BatchUpdateError) {
+        guard !reloads.isEmpty else { return }
+        let changes = ListChanges<ItemID, Summary, SectionSummary>(updatedSections: reloads)
         let counts = snapshot.itemCounts
         if let violation = changes.violation(oldItemCounts: counts, newItemCounts: counts) {
             throw BatchUpdateError(violation)
@@ -122,27 +155,30 @@ public struct StrictListView<ItemID: Hashable & Sendable, Summary: Hashable & Se
     }
 
     /// Applies `changes` as a renderer that drives UIKit must: the batch without the updates of
-    /// moved items, then those updates as reconfigures (``ListChanges/splitForUIKit()``).
+    /// moved items and moved sections, then those updates as reconfigures and section header
+    /// reloads (``ListChanges/splitForUIKit()``).
     ///
     /// Accepted in both strictness modes; counts as one batch.
     ///
     /// - Throws: ``BatchUpdateError`` for the first broken rule; the view is then unchanged.
     /// - Complexity: O(*n* + *c*) expected, as ``performBatchUpdates(_:resultingIn:)``.
-    @_specialize(exported:true,where ItemID == String, Summary == String)
+    @_specialize(exported:true,where ItemID == String, Summary == String, SectionSummary == String)
     public mutating func performBatchUpdatesDeferringReconfigures(
-        _ changes: ListChanges<ItemID, Summary>, resultingIn snapshot: ListSnapshot<ItemID, Summary>
+        _ changes: ListChanges<ItemID, Summary, SectionSummary>,
+        resultingIn snapshot: ListSnapshot<ItemID, Summary, SectionSummary>
     ) throws(BatchUpdateError) {
-        let (batch, reconfigures) = changes.splitForUIKit()
+        let (batch, reconfigures, sectionReloads) = changes.splitForUIKit()
         var view = self
         try view.performBatchUpdates(batch, resultingIn: snapshot)
         try view.reconfigureItems(reconfigures)
+        try view.reloadSections(sectionReloads)
         self = view
     }
 
     /// The first section title, row count or identifier that differs between what the view
     /// would show and what the data source reports (whose section count already matches).
     private static func firstDifference(
-        shown: ListSnapshot<ItemID, Summary>, reported: ListSnapshot<ItemID, Summary>
+        shown: ListSnapshot<ItemID, Summary, SectionSummary>, reported: ListSnapshot<ItemID, Summary, SectionSummary>
     ) -> BatchUpdateError? {
         for (section, (shownSection, reportedSection)) in zip(shown.sections, reported.sections).enumerated() {
             if !literallyEqualStrings(shownSection.title, reportedSection.title) {

@@ -22,8 +22,8 @@ public enum InterchangeFormat {
     ///     hold the same bytes (consecutive lines share most of theirs); it changes nothing else.
     /// - Complexity: O(*n*) for *n* bytes.
     public static func readImportLine(
-        _ line: UnsafeBufferPointer<UInt8>, previous: ListSnapshot<String, String>? = nil
-    ) throws(FormatError) -> AnnotatedSnapshot<String, String> {
+        _ line: UnsafeBufferPointer<UInt8>, previous: ListSnapshot<String, String, String>? = nil
+    ) throws(FormatError) -> AnnotatedSnapshot<String, String, String> {
         try read(line) { (reader) throws(ReadFailure) in
             let content = try reader.line(previous: previous)
             return try snapshot(content, reader: reader)
@@ -32,7 +32,7 @@ public enum InterchangeFormat {
 
     /// ``readImportLine(_:previous:)`` for a line held in any collection of bytes.
     public static func readImportLine(_ line: some Collection<UInt8>) throws(FormatError)
-        -> AnnotatedSnapshot<String, String>
+        -> AnnotatedSnapshot<String, String, String>
     {
         try withBuffer(line) { (buffer) throws(FormatError) in try readImportLine(buffer) }
     }
@@ -41,7 +41,7 @@ public enum InterchangeFormat {
     /// same checks (its `meta` too), possibly over several lines. A revision line is not a
     /// snapshot file: it has no `sections`.
     public static func readSnapshotFile(_ text: some Collection<UInt8>) throws(FormatError)
-        -> AnnotatedSnapshot<String, String>
+        -> AnnotatedSnapshot<String, String, String>
     {
         try withBuffer(text) { (buffer) throws(FormatError) in
             try read(buffer) { (reader) throws(ReadFailure) in
@@ -82,7 +82,7 @@ public enum InterchangeFormat {
 
     /// The snapshot of a line's content: its titles and ids must be unique.
     private static func snapshot(_ content: FormatReader.LineContent, reader: FormatReader) throws(ReadFailure)
-        -> AnnotatedSnapshot<String, String>
+        -> AnnotatedSnapshot<String, String, String>
     {
         do throws(ListSnapshotError) {
             return AnnotatedSnapshot(meta: content.meta, snapshot: try ListSnapshot(sections: content.sections))

@@ -75,7 +75,8 @@ struct RecordFormatTests {
                 .init(from: .init(section: 0, item: 0), to: .init(section: 0, item: 0), summary: nil),
             ])
         let body = RevisionRecordBody(
-            timestamp: -5, meta: ["b": "2", "a": "1", "": "empty"], sectionCount: 7, itemCount: 1_000_000,
+            version: RevisionRecordBody.formatVersion, timestamp: -5, meta: ["b": "2", "a": "1", "": "empty"],
+            sectionCount: 7, itemCount: 1_000_000,
             sectionRuns: [1, 2, .max], changes: changes)
         let bytes = body.encoded(revision: 42)
         #expect(bytes[0] == RevisionRecordBody.formatVersion)
@@ -99,7 +100,7 @@ struct RecordFormatTests {
         let stored = planner.store(snapshot, reusing: .empty)
         #expect(stored.runs.map(\.id) == [3])
         let body = RevisionRecordBody(
-            timestamp: 1000, meta: [:], sectionCount: 1, itemCount: 1, sectionRuns: [3],
+            version: 1, timestamp: 1000, meta: [:], sectionCount: 1, itemCount: 1, sectionRuns: [3],
             changes: LogSnapshot().changes(to: snapshot))
         let bytes = body.encoded(revision: 1)
         let expected: [UInt8] = [
@@ -117,8 +118,10 @@ struct RecordFormatTests {
     func chunks() throws {
         let samples: [Chunk] = [
             .items([.init(id: "a", summary: "A"), .init(id: "b"), .init(id: "", summary: "")]),
-            .section(title: "Section", itemCount: 3, itemChunks: [1, 1 << 40]),
-            .section(title: "", itemCount: 0, itemChunks: []),
+            .section(title: "Section", summary: nil, itemCount: 3, itemChunks: [1, 1 << 40]),
+            .section(title: "", summary: nil, itemCount: 0, itemChunks: []),
+            .section(title: "Today", summary: "3 unread", itemCount: 3, itemChunks: [1, 1 << 40]),
+            .section(title: "", summary: "", itemCount: 0, itemChunks: []),
             .sections([5, 6, 7]),
         ]
         for chunk in samples {
@@ -278,7 +281,8 @@ struct RecordFormatTests {
         var base = planner.store(first, reusing: .empty)
         // The new item chunk, then the new section chunk naming it, then the new run naming that.
         let newItemChunk = planner.nextID
-        let newSection = Chunk.section(title: second.sections[0].title, itemCount: 1, itemChunks: [newItemChunk])
+        let newSection = Chunk.section(
+            title: second.sections[0].title, summary: nil, itemCount: 1, itemChunks: [newItemChunk])
         base.sections[0].chunk.fingerprint = ContentHash.fingerprint(newSection.content)
         let newRun = Chunk.sections([newItemChunk + 1])
         base.runs[0].fingerprint = ContentHash.fingerprint(newRun.content)

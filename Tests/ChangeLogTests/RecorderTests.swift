@@ -11,6 +11,7 @@ import Testing
 private final class SettableDataSource: ListDataSource {
     typealias ItemID = String
     typealias Summary = String
+    typealias SectionSummary = String
     typealias Item = String
 
     private struct State {
@@ -43,6 +44,12 @@ private final class SettableDataSource: ListDataSource {
         }
     }
 
+    func sectionSummary(forTitle title: String) -> String? {
+        state.withLock { state in
+            state.served.sectionOffset(titled: title).flatMap { state.served.sections[$0].summary }
+        }
+    }
+
     func item(for id: String) async throws -> String { id }
 }
 
@@ -50,9 +57,11 @@ private final class SettableDataSource: ListDataSource {
 @MainActor
 private final class UpdateCollector: ListAdapterObserver {
     typealias DataSource = SettableDataSource
-    var updates: [ListAdapterUpdate<String, String>] = []
+    var updates: [ListAdapterUpdate<String, String, String>] = []
 
-    func listAdapter(_ adapter: ListAdapter<SettableDataSource>, didUpdate update: ListAdapterUpdate<String, String>) {
+    func listAdapter(
+        _ adapter: ListAdapter<SettableDataSource>, didUpdate update: ListAdapterUpdate<String, String, String>
+    ) {
         updates.append(update)
     }
 }
@@ -92,7 +101,7 @@ struct RecorderTests {
     /// Checks that the log's revisions after `offset` are the delivered updates, one each, in
     /// order, with the adapter's changes (but for the first one when the log had revisions before).
     private func expectRecorded(
-        _ updates: [ListAdapterUpdate<String, String>], in log: ChangeLog, after offset: UInt64
+        _ updates: [ListAdapterUpdate<String, String, String>], in log: ChangeLog, after offset: UInt64
     ) throws {
         #expect(try log.latestRevision == offset + UInt64(updates.count))
         for (index, update) in updates.enumerated() {

@@ -216,7 +216,7 @@ struct ReaderCorpusTests {
         let expected = Array(Self.verdicts.joined())
         #expect(lines.count == expected.count)
         var chunk = ""
-        var previous: ListSnapshot<String, String>?
+        var previous: ListSnapshot<String, String, String>?
         for (index, line) in lines.enumerated() {
             let read = try? InterchangeFormat.readImportLine(line)
             #expect((read != nil) == (expected[index] == "+"), "line \(index): \(Shown.bytes(line))")

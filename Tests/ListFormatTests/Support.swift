@@ -18,7 +18,7 @@ struct SpelledSnapshot: Equatable, CustomStringConvertible {
     var meta: [[UInt8]: [UInt8]]
     var sections: [Section]
 
-    init(_ annotated: AnnotatedSnapshot<String, String>) {
+    init(_ annotated: AnnotatedSnapshot<String, String, String>) {
         meta = Dictionary(uniqueKeysWithValues: annotated.meta.map { (Array($0.key.utf8), Array($0.value.utf8)) })
         sections = annotated.snapshot.sections.map { section in
             Section(
@@ -51,16 +51,16 @@ enum Shown {
 /// Respellings of strings: canonically equivalent, other code points.
 enum Respelling {
     /// `snapshot` with its strings respelled: canonically equivalent strings, other code points.
-    static func respelled(_ snapshot: ListSnapshot<String, String>) -> ListSnapshot<String, String> {
+    static func respelled(_ snapshot: ListSnapshot<String, String, String>) -> ListSnapshot<String, String, String> {
         let sections = snapshot.sections.map { section in
-            ListSnapshot<String, String>.Section(
+            ListSnapshot<String, String, String>.Section(
                 title: respelled(section.title),
                 items: section.items.map {
-                    ListSnapshot<String, String>.Item(id: respelled($0.id), summary: $0.summary.map(respelled))
+                    ListSnapshot<String, String, String>.Item(id: respelled($0.id), summary: $0.summary.map(respelled))
                 })
         }
         // Respelling swaps spellings one for one, so the titles and the ids stay unique.
-        return try! ListSnapshot<String, String>(sections: sections)
+        return try! ListSnapshot<String, String, String>(sections: sections)
     }
 
     /// Characters and their other spellings, canonically equivalent.

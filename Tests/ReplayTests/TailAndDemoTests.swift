@@ -12,8 +12,8 @@ struct TailAndDemoTests {
         #expect(result.status == 0, "\(result)")
         #expect(
             maskingTimes(result.stdout) == """
-                2  <time>  commit=c2  sections +1 -0 ~0  items +0 -0 ~1 *1
-                3  <time>  sections +0 -1 ~0  items +1 -0 ~0 *0
+                2  <time>  commit=c2  sections +1 -0 ~0 *0  items +0 -0 ~1 *1
+                3  <time>  sections +0 -1 ~0 *0  items +1 -0 ~0 *0
 
                 """)
         let json = try ToolRunner.run(["tail", "--log", log, "--from", "3", "--json"])

@@ -77,7 +77,7 @@ extension SnapshotImporter {
 
     /// Decodes consecutive lines in order, each sharing the strings of the good line before.
     private static func decodeRun(_ lines: ArraySlice<Line>, of input: Data) -> [DecodedLine] {
-        var previous: ListSnapshot<String, String>?
+        var previous: ListSnapshot<String, String, String>?
         return input.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
             return lines.map { line -> DecodedLine in

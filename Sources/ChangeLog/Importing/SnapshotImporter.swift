@@ -106,7 +106,7 @@ public struct SnapshotImporter: Sendable {
     ///   the offending value), a duplicate title or id, a key named twice in one object, both
     ///   `sections` and `snapshot` in the line, text that is not UTF-8.
     public static func decode(line: some Collection<UInt8>, lineNumber: Int) throws(SnapshotImportError)
-        -> AnnotatedSnapshot<String, String>
+        -> AnnotatedSnapshot<String, String, String>
     {
         do {
             return try InterchangeFormat.readImportLine(line)
@@ -118,8 +118,8 @@ public struct SnapshotImporter: Sendable {
     /// ``decode(line:lineNumber:)`` for a line in `buffer`, sharing the strings of `previous`,
     /// the line before's snapshot, where they hold the same bytes.
     static func decode(
-        line buffer: UnsafeBufferPointer<UInt8>, lineNumber: Int, previous: ListSnapshot<String, String>?
-    ) throws(SnapshotImportError) -> AnnotatedSnapshot<String, String> {
+        line buffer: UnsafeBufferPointer<UInt8>, lineNumber: Int, previous: ListSnapshot<String, String, String>?
+    ) throws(SnapshotImportError) -> AnnotatedSnapshot<String, String, String> {
         do {
             return try InterchangeFormat.readImportLine(buffer, previous: previous)
         } catch {

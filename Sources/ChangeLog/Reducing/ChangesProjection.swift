@@ -68,6 +68,15 @@ struct ChangesProjection {
             else { continue }
             result.movedSections.append(.init(from: from, to: to))
         }
+        // A section update survives where the rewritten summaries still differ.
+        for update in changes.updatedSections {
+            guard let from = sectionOffset(update.from, in: old, rewrittenOld),
+                let to = sectionOffset(update.to, in: new, rewrittenNew)
+            else { continue }
+            let summary = rewrittenNew.sections[to].summary
+            guard rewrittenOld.sections[from].summary != summary else { continue }
+            result.updatedSections.append(.init(from: from, to: to, summary: summary))
+        }
         var deleted: [ItemPath] = []
         var inserted: [LogChanges.ItemInsertion] = []
         // Deletions and insertions that stand in for a half-removed move or update.

@@ -19,7 +19,8 @@ struct SnapshotPair: Sendable, CustomTestStringConvertible {
         func line(_ snapshot: StringSnapshot) -> String {
             let sections = snapshot.sections.map { section in
                 let items = section.items.map { item in item.summary.map { "\(item.id)=\($0)" } ?? item.id }
-                return "[\(section.title.debugDescription):\(items.map { " \($0)" }.joined())]"
+                let summary = section.summary.map { "=\($0.debugDescription)" } ?? ""
+                return "[\(section.title.debugDescription)\(summary):\(items.map { " \($0)" }.joined())]"
             }
             return sections.isEmpty ? "(empty)" : sections.joined(separator: " ")
         }
