@@ -58,6 +58,20 @@ struct VersionOneLogTests {
         }
     }
 
+    @Test("the export the old code wrote reads back, as version-1 revision lines, as the records read now")
+    func oldExportReads() async throws {
+        let oldExport = try Self.lines("export-written-by-v1.jsonl")
+        #expect(!oldExport.joined().contains("\"updated\":[]},\"items\""))
+        try await Self.withFixtureLog { log in
+            var index = 0
+            for try await record in log.records(from: 1) {
+                #expect(try RevisionRecord(jsonLine: Array(oldExport[index].utf8)) == record)
+                index += 1
+            }
+            #expect(index == oldExport.count)
+        }
+    }
+
     @Test("its export is the checked-in one, line for line, and each line reads back as its record")
     func exportsExactly() async throws {
         let expected = try Self.lines("expected-export.jsonl")

@@ -169,7 +169,7 @@ struct CheckingCommandTests {
         #expect(
             result.stdout == """
                 {"revision":2,"reload":{"sections":[{"title":"Today","items":[{"id":"b"},{"id":"a","summary":"hi!"}]},{"title":"Old","items":[{"id":"c"}]}]}}
-                {"revision":3,"changes":{"sections":{"deleted":[0],"inserted":[],"moved":[]},"items":{"deleted":[],"inserted":[{"at":[0,1],"id":"b"}],"moved":[],"updated":[]}}}
+                {"revision":3,"changes":{"sections":{"deleted":[0],"inserted":[],"moved":[],"updated":[]},"items":{"deleted":[],"inserted":[{"at":[0,1],"id":"b"}],"moved":[],"updated":[]}}}
 
                 """)
     }
