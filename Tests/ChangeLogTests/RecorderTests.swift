@@ -145,6 +145,32 @@ struct RecorderTests {
         #expect(report.revisionsChecked == updates.count)
     }
 
+    @Test("section summaries a data source states are recorded, with their updates, and the log verifies")
+    func recordsSectionSummaries() async throws {
+        let directory = TemporaryLog()
+        let log = try ChangeLog(path: directory.path)
+        let dataSource = SettableDataSource()
+        let adapter = ListAdapter(dataSource: dataSource)
+        let collector = UpdateCollector()
+        adapter.addObserver(collector)
+        let recorder = ChangeLogRecorder(adapter: adapter, log: log) { ["generation": String($0.generation)] }
+        for snapshot in RandomHistory.snapshots(seed: 24, count: 60) {
+            // A header that counts its items, shown for odd counts only: it changes, appears and goes.
+            let sections = snapshot.sections.map { section in
+                LogSnapshot.Section(
+                    title: section.title, summary: section.items.count % 2 == 1 ? "\(section.items.count)" : nil,
+                    items: section.items)
+            }
+            dataSource.set(try LogSnapshot(sections: sections))
+            await adapter.invalidateAndWait()
+        }
+        try await recorder.waitUntilRecorded()
+        let updates = collector.updates
+        #expect(updates.contains { !$0.changes.updatedSections.isEmpty })
+        try expectRecorded(updates, in: log, after: 0)
+        #expect(try await log.verify().isValid)
+    }
+
     @Test("a log that already has revisions: the first update is appended with changes the log computes")
     func logWithRevisions() async throws {
         let directory = TemporaryLog()
