@@ -135,6 +135,24 @@ struct SectionSummaryLogTests {
         }
     }
 
+    @Test("verify names a section summary that the stored changes get wrong")
+    func verifyFindsWrongSectionSummary() async throws {
+        try await withTemporaryDirectory { path in
+            let log = try ChangeLog(path: path)
+            let first = try Self.sectioned([("Today", "1 unread", ["a"])])
+            let second = try Self.sectioned([("Today", "2 unread", ["a"])])
+            _ = try await log.append(first)
+            let wrong = LogChanges(updatedSections: [.init(from: 0, to: 0, summary: "9 unread")])
+            _ = try await log.append(second, changes: wrong, verifiesChanges: false)
+            let report = try await log.verify()
+            #expect(report.failure?.revision == 2)
+            #expect(
+                report.failure?.differences == [
+                    #"section 0 "Today": section summary expected "2 unread" found "9 unread""#
+                ])
+        }
+    }
+
     @Test("the typed API reads section summaries as their type; Never refuses a log that has them")
     func typed() async throws {
         try await withTemporaryDirectory { path in

@@ -88,6 +88,16 @@ struct SectionSummaryCommandTests {
                 + #""moved":[],"updated":[]}}}"#)
     }
 
+    @Test("play --into text prints each section's summary beside its title")
+    func playText() throws {
+        let (directory, log) = try Self.makeLog()
+        defer { directory.remove() }
+        let text = try ToolRunner.run(["play", "--log", log, "--into", "text", "--from", "3"])
+        #expect(text.status == 0, "\(text)")
+        #expect(text.stdout.contains("  [1] Today  2 unread\n"), "\(text.stdout)")
+        #expect(text.stdout.contains("batch: sections +0 -0 ~1 *1  items +0 -0 ~0 *0"), "\(text.stdout)")
+    }
+
     @Test("diff prints section updates, a summary that disappears without a summary")
     func diff() throws {
         let directory = try TemporaryDirectory()
