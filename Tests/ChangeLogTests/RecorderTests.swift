@@ -11,6 +11,7 @@ import Testing
 private final class SettableDataSource: ListDataSource {
     typealias ItemID = String
     typealias Summary = String
+    typealias SectionSummary = String
     typealias Item = String
 
     private struct State {
@@ -43,6 +44,12 @@ private final class SettableDataSource: ListDataSource {
         }
     }
 
+    func sectionSummary(forTitle title: String) -> String? {
+        state.withLock { state in
+            state.served.sectionOffset(titled: title).flatMap { state.served.sections[$0].summary }
+        }
+    }
+
     func item(for id: String) async throws -> String { id }
 }
 
@@ -50,9 +57,11 @@ private final class SettableDataSource: ListDataSource {
 @MainActor
 private final class UpdateCollector: ListAdapterObserver {
     typealias DataSource = SettableDataSource
-    var updates: [ListAdapterUpdate<String, String>] = []
+    var updates: [ListAdapterUpdate<String, String, String>] = []
 
-    func listAdapter(_ adapter: ListAdapter<SettableDataSource>, didUpdate update: ListAdapterUpdate<String, String>) {
+    func listAdapter(
+        _ adapter: ListAdapter<SettableDataSource>, didUpdate update: ListAdapterUpdate<String, String, String>
+    ) {
         updates.append(update)
     }
 }
@@ -92,7 +101,7 @@ struct RecorderTests {
     /// Checks that the log's revisions after `offset` are the delivered updates, one each, in
     /// order, with the adapter's changes (but for the first one when the log had revisions before).
     private func expectRecorded(
-        _ updates: [ListAdapterUpdate<String, String>], in log: ChangeLog, after offset: UInt64
+        _ updates: [ListAdapterUpdate<String, String, String>], in log: ChangeLog, after offset: UInt64
     ) throws {
         #expect(try log.latestRevision == offset + UInt64(updates.count))
         for (index, update) in updates.enumerated() {
@@ -134,6 +143,32 @@ struct RecorderTests {
         let report = try await log.verify()
         #expect(report.isValid, "\(report)")
         #expect(report.revisionsChecked == updates.count)
+    }
+
+    @Test("section summaries a data source states are recorded, with their updates, and the log verifies")
+    func recordsSectionSummaries() async throws {
+        let directory = TemporaryLog()
+        let log = try ChangeLog(path: directory.path)
+        let dataSource = SettableDataSource()
+        let adapter = ListAdapter(dataSource: dataSource)
+        let collector = UpdateCollector()
+        adapter.addObserver(collector)
+        let recorder = ChangeLogRecorder(adapter: adapter, log: log) { ["generation": String($0.generation)] }
+        for snapshot in RandomHistory.snapshots(seed: 24, count: 60) {
+            // A header that counts its items, shown for odd counts only: it changes, appears and goes.
+            let sections = snapshot.sections.map { section in
+                LogSnapshot.Section(
+                    title: section.title, summary: section.items.count % 2 == 1 ? "\(section.items.count)" : nil,
+                    items: section.items)
+            }
+            dataSource.set(try LogSnapshot(sections: sections))
+            await adapter.invalidateAndWait()
+        }
+        try await recorder.waitUntilRecorded()
+        let updates = collector.updates
+        #expect(updates.contains { !$0.changes.updatedSections.isEmpty })
+        try expectRecorded(updates, in: log, after: 0)
+        #expect(try await log.verify().isValid)
     }
 
     @Test("a log that already has revisions: the first update is appended with changes the log computes")

@@ -3,9 +3,15 @@ import ListAdapter
 /// What a revision record stores (RecordFormat.md, "Revision records"): everything about a
 /// revision except the snapshot's content, which lives in chunks the record points to.
 struct RevisionRecordBody: Hashable, Sendable {
-    /// The record format this library writes and reads.
-    static let formatVersion: UInt8 = 1
+    /// The record format of a revision without section summaries, the only one before they
+    /// existed: its changes have no section updates and no section summaries.
+    static let versionWithoutSectionSummaries: UInt8 = 1
+    /// The record format of a revision whose snapshot or changes hold section summaries: its
+    /// changes also store inserted sections' summaries and section updates.
+    static let formatVersion: UInt8 = 2
 
+    /// The record format version the body is stored in.
+    var version: UInt8
     /// When the revision was appended: milliseconds since 1970-01-01T00:00:00Z.
     var timestamp: Int64
     /// The revision's annotations.
@@ -19,11 +25,23 @@ struct RevisionRecordBody: Hashable, Sendable {
     /// The changes from the previous revision's snapshot to this one's.
     var changes: LogChanges
 
+    /// The version a revision with `snapshot` and `changes` is stored in: version 1 unless one of
+    /// them holds a section summary or a section update, so that logs that never use section
+    /// summaries stay readable by readers that predate them.
+    /// - Complexity: O(*s*), where *s* counts the snapshot's sections and the inserted ones.
+    static func version(snapshot: LogSnapshot, changes: LogChanges) -> UInt8 {
+        let usesSectionSummaries =
+            !changes.updatedSections.isEmpty
+            || changes.insertedSections.contains { $0.section.summary != nil }
+            || snapshot.sections.contains { $0.summary != nil }
+        return usesSectionSummaries ? formatVersion : versionWithoutSectionSummaries
+    }
+
     /// The record as stored under `revision`: version, flags, fields, then the XXH3-64
     /// checksum of all of that seeded with `revision`.
     func encoded(revision: UInt64) -> [UInt8] {
         var writer = RecordWriter(capacity: 64 + 3 * sectionRuns.count + 16 * changes.operationCount)
-        writer.writeByte(Self.formatVersion)
+        writer.writeByte(version)
         writer.writeByte(0)
         writer.writeSigned(Int(timestamp))
         writer.writeCount(meta.count)
@@ -37,7 +55,7 @@ struct RevisionRecordBody: Hashable, Sendable {
         for id in sectionRuns {
             writer.writeVarint(id)
         }
-        writer.writeChanges(changes)
+        writer.writeChanges(changes, version: version)
         writer.seal(seed: revision)
         return writer.bytes
     }
@@ -73,7 +91,9 @@ struct RevisionRecordBody: Hashable, Sendable {
         guard let version = content.first else {
             throw .malformed(RecordDecodingError(offset: 0, reason: "empty record"))
         }
-        guard version == Self.formatVersion else { throw .unsupportedVersion(version) }
+        guard version == Self.versionWithoutSectionSummaries || version == Self.formatVersion else {
+            throw .unsupportedVersion(version)
+        }
         var reader = RecordReader(content, offset: 1)
         do throws(RecordDecodingError) {
             let flags = try reader.readByte()
@@ -97,20 +117,23 @@ struct RevisionRecordBody: Hashable, Sendable {
             for _ in 0..<runCount {
                 runs.append(try reader.readChunkID())
             }
-            let changes = try reader.readChanges()
+            let changes = try reader.readChanges(version: version)
             try reader.expectEnd()
             self.init(
-                timestamp: Int64(timestamp), meta: meta, sectionCount: sectionCount, itemCount: itemCount,
+                version: version, timestamp: Int64(timestamp), meta: meta, sectionCount: sectionCount,
+                itemCount: itemCount,
                 sectionRuns: runs, changes: changes)
         } catch {
             throw .malformed(error)
         }
     }
 
+    /// A body in `version` (``version(snapshot:changes:)`` chooses it when appending).
     init(
-        timestamp: Int64, meta: [String: String], sectionCount: Int, itemCount: Int, sectionRuns: [UInt64],
-        changes: LogChanges
+        version: UInt8, timestamp: Int64, meta: [String: String], sectionCount: Int, itemCount: Int,
+        sectionRuns: [UInt64], changes: LogChanges
     ) {
+        self.version = version
         self.timestamp = timestamp
         self.meta = meta
         self.sectionCount = sectionCount

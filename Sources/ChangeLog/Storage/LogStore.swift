@@ -306,7 +306,8 @@ struct LogStore: Sendable {
             }
             let timestamp = Timestamp.now()
             let body = RevisionRecordBody(
-                timestamp: timestamp, meta: entry.meta, sectionCount: entry.snapshot.sectionCount,
+                version: RevisionRecordBody.version(snapshot: entry.snapshot, changes: changes), timestamp: timestamp,
+                meta: entry.meta, sectionCount: entry.snapshot.sectionCount,
                 itemCount: entry.snapshot.itemCount, sectionRuns: stored.runs.map(\.id), changes: changes)
             records.append((revision, body.encoded(revision: revision)))
             appended.append(AppendedRevision(revision: revision, millisecondsSince1970: timestamp, changes: changes))
@@ -367,7 +368,7 @@ struct LogStore: Sendable {
             return ChangeLogError(
                 code: .unsupportedFormat,
                 message: "the record of revision \(revision) has format version \(version), this library reads "
-                    + "version \(RevisionRecordBody.formatVersion); read the log with a newer version of the library",
+                    + "versions 1 to \(RevisionRecordBody.formatVersion); read the log with a newer version of the library",
                 revision: revision, path: path)
         case .malformed(let decodingError):
             return ChangeLogError(
