@@ -23,7 +23,7 @@ struct JSONLinesRendererTests {
         renderer.performBatchUpdates(changes, resultingIn: new)
         #expect(
             lines == [
-                #"{"revision":7,"changes":{"sections":{"deleted":[],"inserted":[],"moved":[]},"items":{"deleted":[],"#
+                #"{"revision":7,"changes":{"sections":{"deleted":[],"inserted":[],"moved":[],"updated":[]},"items":{"deleted":[],"#
                     + #""inserted":[],"moved":[],"updated":[{"from":[0,0],"to":[0,0],"summary":"2","reload":true},"#
                     + #"{"from":[0,1],"to":[0,1],"summary":"2"}]}}}"#
             ])

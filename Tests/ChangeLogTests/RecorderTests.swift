@@ -7,12 +7,24 @@ import Testing
 
 /// A data source whose list is a snapshot the test sets. It answers consistently, as
 /// `ListDataSource` asks: titles and summaries come from the state the last `identifiers()`
-/// call served.
+/// call served. With `reloads`, an updated item whose identifier ends in an even digit asks
+/// for a reload, every other update for a reconfigure.
 private final class SettableDataSource: ListDataSource {
     typealias ItemID = String
     typealias Summary = String
     typealias SectionSummary = String
     typealias Item = String
+
+    let reloads: Bool
+
+    init(reloads: Bool = false) {
+        self.reloads = reloads
+    }
+
+    nonisolated func updateKind(of id: String, from oldSummary: String?, to newSummary: String?) -> ItemUpdateKind {
+        guard reloads, let last = id.unicodeScalars.last, ("0"..."9").contains(last) else { return .reconfigure }
+        return last.value % 2 == 0 ? .reload : .reconfigure
+    }
 
     private struct State {
         var current = LogSnapshot()
@@ -168,6 +180,36 @@ struct RecorderTests {
         let updates = collector.updates
         #expect(updates.contains { !$0.changes.updatedSections.isEmpty })
         try expectRecorded(updates, in: log, after: 0)
+        #expect(try await log.verify().isValid)
+    }
+
+    @Test("reloads a data source asks for are recorded: version-2 records with kinds, read back as delivered")
+    func recordsReloads() async throws {
+        let directory = TemporaryLog()
+        let log = try ChangeLog(path: directory.path)
+        let dataSource = SettableDataSource(reloads: true)
+        let adapter = ListAdapter(dataSource: dataSource)
+        let collector = UpdateCollector()
+        adapter.addObserver(collector)
+        let recorder = ChangeLogRecorder(adapter: adapter, log: log) { ["generation": String($0.generation)] }
+        for snapshot in RandomHistory.snapshots(seed: 31, count: 60) {
+            dataSource.set(snapshot)
+            await adapter.invalidateAndWait()
+        }
+        try await recorder.waitUntilRecorded()
+        let updates = collector.updates
+        let withReloads = updates.filter { $0.changes.updatedItems.contains { $0.kind == .reload } }
+        #expect(!withReloads.isEmpty)
+        try expectRecorded(updates, in: log, after: 0)
+        // A revision with a reload is a version-2 record; one without any section summary or
+        // reload stays version 1.
+        let versions = try SectionSummaryLogTests.versions(of: log)
+        for (update, version) in zip(updates, versions) {
+            let hasReload = update.changes.updatedItems.contains { $0.kind == .reload }
+            let hasSectionSummaries =
+                update.newSnapshot.sections.contains { $0.summary != nil } || !update.changes.updatedSections.isEmpty
+            #expect(version == (hasReload || hasSectionSummaries ? 2 : 1), "generation \(update.generation)")
+        }
         #expect(try await log.verify().isValid)
     }
 

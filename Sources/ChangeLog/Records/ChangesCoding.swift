@@ -4,10 +4,11 @@ import ListAdapter
 // zigzag-signed so that any ListChanges value, even an invalid one handed to
 // ChangeLog.append(_:changes:...), is stored exactly as given. Version 2 adds each inserted
 // section's summary and the section updates; version 1 has neither (its writer is only asked
-// to write changes without them).
+// to write changes without them). A version-2 record with the update-kinds flag also stores,
+// after each updated item's summary, its kind: 0 for a reconfigure, 1 for a reload.
 
 extension RecordWriter {
-    mutating func writeChanges(_ changes: LogChanges, version: UInt8) {
+    mutating func writeChanges(_ changes: LogChanges, version: UInt8, withKinds: Bool = false) {
         let withSectionSummaries = version >= RevisionRecordBody.formatVersion
         writeCount(changes.deletedSections.count)
         for index in changes.deletedSections {
@@ -56,12 +57,13 @@ extension RecordWriter {
             writePath(update.from)
             writePath(update.to)
             writeOptionalString(update.summary)
+            if withKinds { writeByte(update.kind == .reload ? 1 : 0) }
         }
     }
 }
 
 extension RecordReader {
-    mutating func readChanges(version: UInt8) throws(RecordDecodingError) -> LogChanges {
+    mutating func readChanges(version: UInt8, withKinds: Bool = false) throws(RecordDecodingError) -> LogChanges {
         let withSectionSummaries = version >= RevisionRecordBody.formatVersion
         var changes = LogChanges()
         let deletedSectionCount = try readCount()
@@ -121,13 +123,21 @@ extension RecordReader {
             let to = try readPath()
             changes.movedItems.append(.init(from: from, to: to))
         }
-        let updatedItemCount = try readCount(minimumElementSize: 5)
+        let updatedItemCount = try readCount(minimumElementSize: withKinds ? 6 : 5)
         changes.updatedItems.reserveCapacity(updatedItemCount)
         for _ in 0..<updatedItemCount {
             let from = try readPath()
             let to = try readPath()
             let summary = try readOptionalString()
-            changes.updatedItems.append(.init(from: from, to: to, summary: summary))
+            var kind = ItemUpdateKind.reconfigure
+            if withKinds {
+                switch try readByte() {
+                case 0: kind = .reconfigure
+                case 1: kind = .reload
+                case let other: throw failure("unknown update kind \(other)")
+                }
+            }
+            changes.updatedItems.append(.init(from: from, to: to, summary: summary, kind: kind))
         }
         return changes
     }
