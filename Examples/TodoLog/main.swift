@@ -25,7 +25,7 @@ final class TodoStore: ListSource {
         invalidator?.invalidate()
     }
 
-    func contents() -> ListContents<Int, String> {
+    func contents() -> ListContents<Int, String, Never> {
         ListContents(todos, id: \.id, sectionTitle: { $0.done ? "Done" : "To do" }, summary: \.title)
     }
 

@@ -48,9 +48,11 @@ extension BatchUpdateError {
                     "attempt to insert section \(index) but there are only \(count) sections after the update"
                 case .movedFrom:
                     "attempt to move section \(index), but there are only \(count) sections before the update"
-                case .movedTo, .updatedFrom, .updatedTo:
-                    "attempt to move section \(counterpart ?? index) to section \(index), but there are only "
-                        + "\(count) sections after the update"
+                case .updatedFrom:
+                    "attempt to reload section \(index), but there are only \(count) sections before the update"
+                case .movedTo, .updatedTo:
+                    "attempt to \(role == .movedTo ? "move" : "reload") section \(counterpart ?? index) "
+                        + "to section \(index), but there are only \(count) sections after the update"
                 }
             self.init(code: .sectionOutOfBounds, position: [index], message: message)
 
@@ -61,6 +63,8 @@ extension BatchUpdateError {
                 case (.inserted, .inserted): "attempt to insert section \(index) twice"
                 case (.movedFrom, .movedFrom): "attempt to perform multiple moves from the same section (\(index))"
                 case (.movedTo, .movedTo): "attempt to perform multiple moves to the same section (\(index))"
+                case (.updatedFrom, _): "attempt to reload the same section twice (\(index))"
+                case (.updatedTo, _): "attempt to reload two sections as the same section (\(index))"
                 case (.inserted, _), (_, .inserted):
                     "attempt to perform an insert and a move to the same section (\(index))"
                 default: "attempt to perform a delete and a move from the same section (\(index))"
@@ -201,6 +205,22 @@ extension BatchUpdateError {
                 message: "attempt to reload row \(from.item) in section \(from.section), which is moved to section "
                     + "\(sectionTo) in the same update (the row would be reloaded as \(Self.indexPath(to)); reload "
                     + "it after the batch instead: ListChanges.stagedForUIKit())")
+        case let .updatedSectionDeleted(index):
+            self.init(
+                code: .updatedSectionDeleted, position: [index],
+                message: "attempt to delete and reload the same section (\(index))")
+
+        case let .updatedSectionInserted(index):
+            self.init(
+                code: .updatedSectionInserted, position: [index],
+                message: "attempt to insert and reload the same section (\(index))")
+
+        case let .updatedSectionMoved(from, to):
+            self.init(
+                code: .updatedSectionMoved, position: [from],
+                message: "attempt to perform a delete and a move from the same section (\(from)) (the section is "
+                    + "reloaded and moved to \(to) in the same batch; reload it after the batch instead: "
+                    + "ListChanges.splitForUIKit())")
         }
     }
 

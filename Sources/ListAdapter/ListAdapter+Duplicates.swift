@@ -11,7 +11,7 @@ extension ListAdapter {
     nonisolated static func read(
         _ dataSource: DataSource, duplicatePolicy: DuplicatePolicy
     ) async -> Result<(Snapshot, [DroppedDuplicate<ItemID>]), ListAdapterError> {
-        let contents: ListContents<ItemID, Summary>
+        let contents: ListContents<ItemID, Summary, SectionSummary>
         do {
             contents = try await dataSource.contents()
         } catch {

@@ -46,14 +46,16 @@ public final class ListAdapter<DataSource: ListSource> {
     public typealias ItemID = DataSource.ItemID
     /// The summary type of the data source.
     public typealias Summary = DataSource.Summary
+    /// The type that describes a section header's state.
+    public typealias SectionSummary = DataSource.SectionSummary
     /// The item type of the data source.
     public typealias Item = DataSource.Item
     /// The adapter's snapshot type.
-    public typealias Snapshot = ListSnapshot<ItemID, Summary>
+    public typealias Snapshot = ListSnapshot<ItemID, Summary, SectionSummary>
     /// The adapter's changes type.
-    public typealias Changes = ListChanges<ItemID, Summary>
+    public typealias Changes = ListChanges<ItemID, Summary, SectionSummary>
     /// The adapter's update type.
-    public typealias Update = ListAdapterUpdate<ItemID, Summary>
+    public typealias Update = ListAdapterUpdate<ItemID, Summary, SectionSummary>
 
     /// The data source the adapter reads.
     public private(set) var dataSource: DataSource

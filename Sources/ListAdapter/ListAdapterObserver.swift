@@ -13,7 +13,7 @@ public protocol ListAdapterObserver<DataSource>: AnyObject {
     /// `update.newSnapshot`.
     func listAdapter(
         _ adapter: ListAdapter<DataSource>,
-        didUpdate update: ListAdapterUpdate<DataSource.ItemID, DataSource.Summary>)
+        didUpdate update: ListAdapterUpdate<DataSource.ItemID, DataSource.Summary, DataSource.SectionSummary>)
 
     /// Called when an invalidation of `adapter` failed; the adapter kept its last good snapshot.
     func listAdapter(_ adapter: ListAdapter<DataSource>, didFail error: ListAdapterError)

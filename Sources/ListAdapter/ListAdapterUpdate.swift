@@ -4,17 +4,19 @@
 /// `try oldSnapshot.applying(changes) == newSnapshot` always holds, and each update's
 /// ``oldSnapshot`` is the previous update's ``newSnapshot``: a renderer that applies every update
 /// in order stays in step with the adapter.
-public struct ListAdapterUpdate<ItemID: Hashable & Sendable, Summary: Hashable & Sendable>: Sendable {
+public struct ListAdapterUpdate<
+    ItemID: Hashable & Sendable, Summary: Hashable & Sendable, SectionSummary: Hashable & Sendable
+>: Sendable {
     /// The position of this update in the adapter's history: 1 for the first, then one more for
     /// each update. Failed invalidations do not count.
     public let generation: Int
     /// What the adapter showed before this update.
-    public let oldSnapshot: ListSnapshot<ItemID, Summary>
+    public let oldSnapshot: ListSnapshot<ItemID, Summary, SectionSummary>
     /// What the adapter shows after this update.
-    public let newSnapshot: ListSnapshot<ItemID, Summary>
+    public let newSnapshot: ListSnapshot<ItemID, Summary, SectionSummary>
     /// The changes that take ``oldSnapshot`` to ``newSnapshot``, in the interchange format's batch semantics.
     /// Empty when an invalidation found nothing changed.
-    public let changes: ListChanges<ItemID, Summary>
+    public let changes: ListChanges<ItemID, Summary, SectionSummary>
     /// Whether this update is the transition to a new data source (``ListAdapter/setDataSource(_:)``).
     public let isDataSourceChange: Bool
     /// What the adapter left out of the data source's contents to build ``newSnapshot``: with
@@ -26,9 +28,9 @@ public struct ListAdapterUpdate<ItemID: Hashable & Sendable, Summary: Hashable &
     /// Creates an update.
     public init(
         generation: Int,
-        oldSnapshot: ListSnapshot<ItemID, Summary>,
-        newSnapshot: ListSnapshot<ItemID, Summary>,
-        changes: ListChanges<ItemID, Summary>,
+        oldSnapshot: ListSnapshot<ItemID, Summary, SectionSummary>,
+        newSnapshot: ListSnapshot<ItemID, Summary, SectionSummary>,
+        changes: ListChanges<ItemID, Summary, SectionSummary>,
         isDataSourceChange: Bool = false,
         droppedDuplicates: [DroppedDuplicate<ItemID>] = []
     ) {

@@ -1,8 +1,8 @@
 extension ListChanges {
     /// How many operations of each kind the changes hold.
     public struct Counts: Hashable, Sendable, CustomStringConvertible {
-        /// Sections deleted, inserted and moved.
-        public var sectionsDeleted = 0, sectionsInserted = 0, sectionsMoved = 0
+        /// Sections deleted, inserted, moved and updated.
+        public var sectionsDeleted = 0, sectionsInserted = 0, sectionsMoved = 0, sectionsUpdated = 0
         /// Items deleted, inserted, moved and updated.
         public var itemsDeleted = 0, itemsInserted = 0, itemsMoved = 0, itemsUpdated = 0
 
@@ -16,17 +16,18 @@ extension ListChanges {
             lhs.sectionsDeleted += rhs.sectionsDeleted
             lhs.sectionsInserted += rhs.sectionsInserted
             lhs.sectionsMoved += rhs.sectionsMoved
+            lhs.sectionsUpdated += rhs.sectionsUpdated
             lhs.itemsDeleted += rhs.itemsDeleted
             lhs.itemsInserted += rhs.itemsInserted
             lhs.itemsMoved += rhs.itemsMoved
             lhs.itemsUpdated += rhs.itemsUpdated
         }
 
-        /// `sections +1 -0 ~0  items +3 -1 ~2 *1`: `+` inserted, `-` deleted, `~` moved,
+        /// `sections +1 -0 ~0 *1  items +3 -1 ~2 *1`: `+` inserted, `-` deleted, `~` moved,
         /// `*` updated.
         /// - Complexity: O(1).
         public var description: String {
-            "sections +\(sectionsInserted) -\(sectionsDeleted) ~\(sectionsMoved)  "
+            "sections +\(sectionsInserted) -\(sectionsDeleted) ~\(sectionsMoved) *\(sectionsUpdated)  "
                 + "items +\(itemsInserted) -\(itemsDeleted) ~\(itemsMoved) *\(itemsUpdated)"
         }
     }
@@ -38,6 +39,7 @@ extension ListChanges {
         counts.sectionsDeleted = deletedSections.count
         counts.sectionsInserted = insertedSections.count
         counts.sectionsMoved = movedSections.count
+        counts.sectionsUpdated = updatedSections.count
         counts.itemsDeleted = deletedItems.count
         counts.itemsInserted = insertedItems.count
         counts.itemsMoved = movedItems.count
@@ -46,12 +48,12 @@ extension ListChanges {
     }
 
     /// The operations in words, one line each, in the format's order: sections deleted,
-    /// inserted, moved; items deleted, inserted, moved, updated.
+    /// inserted, moved, updated; items deleted, inserted, moved, updated.
     ///
     /// - Parameter old: the snapshot the changes apply to, to name what a removal removes; when
     ///   `nil`, removals are described by position only.
     /// - Complexity: O(*c*), where *c* is the number of operations.
-    public func describedInWords(old: ListSnapshot<ItemID, Summary>?) -> [String] {
+    public func describedInWords(old: ListSnapshot<ItemID, Summary, SectionSummary>?) -> [String] {
         func title(_ offset: Int) -> String {
             old?.title(ofSection: offset).map { " " + quoted($0) } ?? ""
         }
@@ -68,6 +70,11 @@ extension ListChanges {
             "insert section \($0.index) \(quoted($0.section.title)) with \(items($0.section.items.count))"
         }
         lines += movedSections.map { "move section \($0.from)\(title($0.from)) to \($0.to)" }
+        lines += updatedSections.map {
+            let place = $0.from == $0.to ? "at \($0.to)" : "from \($0.from) to \($0.to)"
+            let to = $0.summary.map { quoted(String(describing: $0)) } ?? "no summary"
+            return "update section\(title($0.from)) \(place): summary now \(to)"
+        }
         lines += deletedItems.map { "delete item\(id($0)) at \($0)" }
         lines += insertedItems.map {
             "insert item \(quoted(String(describing: $0.id))) at \($0.at)\(summary($0.summary))"
@@ -91,8 +98,9 @@ extension ListChanges: CustomStringConvertible {
     /// 50, removals described by position:
     ///
     /// ```
-    /// sections +1 -0 ~0  items +1 -1 ~0 *1
+    /// sections +1 -0 ~0 *1  items +1 -1 ~0 *1
     ///   insert section 2 "Archive" with 3 items
+    ///   update section at 0: summary now "3 unread"
     ///   delete item at [0, 4]
     ///   insert item "b7" at [0, 0] (summary "New")
     ///   update item at [1, 2]: summary now "Read"
@@ -121,7 +129,8 @@ extension ListChanges: CustomStringConvertible {
         }
         return Self(
             deletedSections: take(deletedSections), insertedSections: take(insertedSections),
-            movedSections: take(movedSections), deletedItems: take(deletedItems), insertedItems: take(insertedItems),
+            movedSections: take(movedSections), updatedSections: take(updatedSections),
+            deletedItems: take(deletedItems), insertedItems: take(insertedItems),
             movedItems: take(movedItems), updatedItems: take(updatedItems))
     }
 }

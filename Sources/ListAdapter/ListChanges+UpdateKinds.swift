@@ -11,7 +11,7 @@ extension ListChanges {
     ///   - kind: the kind for an item, given its identifier, old summary and new summary.
     /// - Complexity: O(*u*), where *u* is the number of item updates, plus the calls to `kind`.
     public func classifyingUpdates(
-        from old: ListSnapshot<ItemID, Summary>,
+        from old: ListSnapshot<ItemID, Summary, SectionSummary>,
         by kind: (_ id: ItemID, _ oldSummary: Summary?, _ newSummary: Summary?) throws -> ItemUpdateKind
     ) rethrows -> ListChanges {
         guard !updatedItems.isEmpty else { return self }

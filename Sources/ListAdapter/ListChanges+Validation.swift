@@ -58,6 +58,12 @@ package enum ListChangesViolation: Hashable, Sendable {
     /// An update of an item whose section moves in the same batch (refused in UIKit-strict mode
     /// only); `sectionTo` is the section's *N* offset.
     case updatedItemInMovedSection(from: ItemPath, to: ItemPath, sectionTo: Int)
+    /// A section update from an *O* index that is also deleted.
+    case updatedSectionDeleted(index: Int)
+    /// A section update to an *N* index where a section is also inserted.
+    case updatedSectionInserted(index: Int)
+    /// An update of a section that also moves in the same batch (refused in UIKit-strict mode only).
+    case updatedSectionMoved(from: Int, to: Int)
 }
 
 /// Where each section of *O* goes in *N* and where each section of *N* comes from, following
@@ -112,9 +118,10 @@ extension ListChanges {
     /// The rules: every *O* index or path is inside *O* and every *N* index or path inside the
     /// result; no *O* index or path appears twice across deleted and moved-from, no *N* one twice
     /// across inserted and moved-to; no item path lies in a deleted (*O* side) or inserted
-    /// (*N* side) section; an updated item is neither deleted nor inserted, and no two updates
-    /// share a `from` or a `to`. With `refusingUpdatesOfMovedItems`, as UIKit: no update of an
-    /// item that also moves, and none of an item whose section moves (the UIKit rules of
+    /// (*N* side) section; an updated item is neither deleted nor inserted, an updated section
+    /// neither deleted nor inserted, and no two item updates (no two section updates) share a
+    /// `from` or a `to`. With `refusingUpdatesOfMovedItems`, as UIKit: no update of an item, or
+    /// of a section, that also moves, and none of an item whose section moves (the UIKit rules of
     /// ``ListChanges/stagedForUIKit()``).
     ///
     /// - Parameters:
@@ -123,11 +130,11 @@ extension ListChanges {
     ///     reports them. When given, the section and item counts must also balance as
     ///     `UITableView` requires; when `nil`, the result's counts are derived from the changes
     ///     (the interchange format's steps 2 and 3), as ``ListSnapshot/applying(_:)`` needs.
-    ///   - refusingUpdatesOfMovedItems: whether an update of a moved item, or of an item in a
-    ///     moved section, is a violation.
+    ///   - refusingUpdatesOfMovedItems: whether an update of a moved item or section, or of an
+    ///     item in a moved section, is a violation.
     /// - Complexity: O(*s* + *c*) expected, where *s* counts the sections of both snapshots and
     ///   *c* the operations.
-    @_specialize(exported:true,where ItemID == String, Summary == String)
+    @_specialize(exported:true,where ItemID == String, Summary == String, SectionSummary == String)
     package func violation(
         oldItemCounts: [Int], newItemCounts: [Int]? = nil, refusingUpdatesOfMovedItems: Bool = false
     ) -> ListChangesViolation? {
@@ -183,6 +190,33 @@ extension ListChanges {
                 return .sectionListedTwice(first: first, second: .movedTo, index: move.to)
             }
             newSectionRoles[move.to] = .movedTo
+        }
+
+        // Section updates: inside O and N, neither deleted nor inserted, at most once each side.
+        var updatedSectionFrom = Set<Int>(minimumCapacity: updatedSections.count)
+        var updatedSectionTo = Set<Int>(minimumCapacity: updatedSections.count)
+        for update in updatedSections {
+            guard (0..<oldSectionCount).contains(update.from) else {
+                return .sectionOutOfBounds(
+                    .updatedFrom, index: update.from, count: oldSectionCount, counterpart: update.to)
+            }
+            guard updatedSectionFrom.insert(update.from).inserted else {
+                return .sectionListedTwice(first: .updatedFrom, second: .updatedFrom, index: update.from)
+            }
+            switch oldSectionRoles[update.from] {
+            case .deleted: return .updatedSectionDeleted(index: update.from)
+            case .movedFrom where refusingUpdatesOfMovedItems:
+                return .updatedSectionMoved(from: update.from, to: update.to)
+            default: break
+            }
+            guard (0..<newSectionCount).contains(update.to) else {
+                return .sectionOutOfBounds(
+                    .updatedTo, index: update.to, count: newSectionCount, counterpart: update.from)
+            }
+            guard updatedSectionTo.insert(update.to).inserted else {
+                return .sectionListedTwice(first: .updatedTo, second: .updatedTo, index: update.to)
+            }
+            if newSectionRoles[update.to] == .inserted { return .updatedSectionInserted(index: update.to) }
         }
         let placement = sectionPlacement(oldSectionCount: oldSectionCount)
 
@@ -312,31 +346,48 @@ extension ListChanges {
     }
 
     /// Splits these changes into a batch that `UITableView` accepts and the updates it must get
-    /// afterwards: UIKit refuses to reload an item that moves in the same batch, and mis-applies
-    /// the reload of a row whose section moves.
+    /// afterwards: UIKit refuses to reload an item, or a section, that moves in the same batch,
+    /// and mis-applies the reload of a row whose section moves.
     ///
-    /// `batch` is these changes without the updates of moved items and of items in moved
-    /// sections. Each of those updates becomes a reconfigure in `reconfigures`, at the item's *N*
-    /// path (`from` and `to` are both that path), to deliver after the batch
-    /// (`reconfigureRows(at:)`); as a change list, `ListChanges(updatedItems: reconfigures)` takes
-    /// the batch's result to *N*. Applying `batch` and then the reconfigures gives what applying
-    /// these changes gives. The split ignores ``ItemUpdate/kind``; ``stagedForUIKit()`` honours it.
+    /// `batch` is these changes without the updates of moved items, of items in moved sections
+    /// and of moved sections. Each of those item updates becomes a reconfigure in `reconfigures`,
+    /// at the item's *N* path (`from` and `to` are both that path), to deliver after the batch
+    /// (`reconfigureRows(at:)`); each update of a moved section becomes a header reload in
+    /// `sectionReloads`, at the section's *N* offset (`from` and `to` are both that offset,
+    /// `reloadSections(_:)`). As a change list, `ListChanges(updatedSections: sectionReloads,
+    /// updatedItems: reconfigures)` takes the batch's result to *N*. Applying `batch` and then
+    /// those gives what applying these changes gives. The split ignores ``ItemUpdate/kind`` and
+    /// keeps the updates of sections that stay in the batch; ``stagedForUIKit()`` honours kinds
+    /// and delivers every section update after the first batch.
     ///
     /// - Complexity: O(*c*) expected, where *c* is the number of operations.
-    public func splitForUIKit() -> (batch: ListChanges, reconfigures: [ItemUpdate]) {
-        guard !movedItems.isEmpty || !movedSections.isEmpty, !updatedItems.isEmpty else { return (self, []) }
-        let movedFrom = Set(movedItems.map(\.from))
-        let movedSectionsFrom = Set(movedSections.map(\.from))
+    public func splitForUIKit() -> (batch: ListChanges, reconfigures: [ItemUpdate], sectionReloads: [SectionUpdate]) {
         var batch = self
-        batch.updatedItems = []
         var reconfigures: [ItemUpdate] = []
-        for update in updatedItems {
-            if movedFrom.contains(update.from) || movedSectionsFrom.contains(update.from.section) {
-                reconfigures.append(ItemUpdate(from: update.to, to: update.to, summary: update.summary))
-            } else {
-                batch.updatedItems.append(update)
+        var sectionReloads: [SectionUpdate] = []
+        if !movedItems.isEmpty || !movedSections.isEmpty, !updatedItems.isEmpty {
+            let movedFrom = Set(movedItems.map(\.from))
+            let movedSectionsFrom = Set(movedSections.map(\.from))
+            batch.updatedItems = []
+            for update in updatedItems {
+                if movedFrom.contains(update.from) || movedSectionsFrom.contains(update.from.section) {
+                    reconfigures.append(ItemUpdate(from: update.to, to: update.to, summary: update.summary))
+                } else {
+                    batch.updatedItems.append(update)
+                }
             }
         }
-        return (batch, reconfigures)
+        if !movedSections.isEmpty, !updatedSections.isEmpty {
+            let movedFrom = Set(movedSections.map(\.from))
+            batch.updatedSections = []
+            for update in updatedSections {
+                if movedFrom.contains(update.from) {
+                    sectionReloads.append(SectionUpdate(from: update.to, to: update.to, summary: update.summary))
+                } else {
+                    batch.updatedSections.append(update)
+                }
+            }
+        }
+        return (batch, reconfigures, sectionReloads)
     }
 }

@@ -5,9 +5,11 @@
 /// coordinates; everything that adds (insertions, the `to` of moves and updates) refers to *N*'s.
 /// Sections are identified by title, items by identifier. ``ListSnapshot/applying(_:)`` is the
 /// reference meaning of these operations (the README's interchange format, "Applying changes").
-public struct ListChanges<ItemID: Hashable & Sendable, Summary: Hashable & Sendable>: Hashable, Sendable {
+public struct ListChanges<
+    ItemID: Hashable & Sendable, Summary: Hashable & Sendable, SectionSummary: Hashable & Sendable
+>: Hashable, Sendable {
     /// The snapshot's section type.
-    public typealias Section = ListSnapshot<ItemID, Summary>.Section
+    public typealias Section = ListSnapshot<ItemID, Summary, SectionSummary>.Section
 
     /// A section that appears, at its offset in *N*, with all of its items.
     public struct SectionInsertion: Hashable, Sendable {
@@ -38,6 +40,43 @@ public struct ListChanges<ItemID: Hashable & Sendable, Summary: Hashable & Senda
         public init(from: Int, to: Int) {
             self.from = from
             self.to = to
+        }
+    }
+
+    /// A section present in both snapshots whose summary changed (appeared, disappeared or
+    /// differs).
+    public struct SectionUpdate: Hashable, Sendable {
+        /// The section's offset in *O*.
+        public var from: Int
+        /// The section's offset in *N*.
+        public var to: Int
+        /// The new section summary (`nil` when the new snapshot has none).
+        public var summary: SectionSummary?
+
+        /// Creates a section update.
+        /// - Complexity: O(1).
+        @inlinable
+        public init(from: Int, to: Int, summary: SectionSummary?) {
+            self.from = from
+            self.to = to
+            self.summary = summary
+        }
+
+        /// Equal when the offsets are and the summaries are, strings compared by their Unicode
+        /// scalars, as snapshots compare them.
+        /// - Complexity: O(1), plus O(*l*) for a string summary of length *l*.
+        @inlinable
+        public static func == (lhs: Self, rhs: Self) -> Bool {
+            lhs.from == rhs.from && lhs.to == rhs.to && literallyEqual(lhs.summary, rhs.summary)
+        }
+
+        /// Hashes the offsets and the summary, consistently with `==`.
+        /// - Complexity: O(1), plus O(*l*) for a string summary of length *l*.
+        @inlinable
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(from)
+            hasher.combine(to)
+            hashLiterally(summary, into: &hasher)
         }
     }
 
@@ -142,6 +181,8 @@ public struct ListChanges<ItemID: Hashable & Sendable, Summary: Hashable & Senda
     public var insertedSections: [SectionInsertion]
     /// Sections in both whose relative order changed.
     public var movedSections: [SectionMove]
+    /// Sections in both whose summary changed, in *N* order.
+    public var updatedSections: [SectionUpdate]
     /// Ascending *O* paths of items that leave a surviving section.
     public var deletedItems: [ItemPath]
     /// Items that arrive in a surviving section, ascending by *N* path.
@@ -158,6 +199,7 @@ public struct ListChanges<ItemID: Hashable & Sendable, Summary: Hashable & Senda
         deletedSections: [Int] = [],
         insertedSections: [SectionInsertion] = [],
         movedSections: [SectionMove] = [],
+        updatedSections: [SectionUpdate] = [],
         deletedItems: [ItemPath] = [],
         insertedItems: [ItemInsertion] = [],
         movedItems: [ItemMove] = [],
@@ -166,6 +208,7 @@ public struct ListChanges<ItemID: Hashable & Sendable, Summary: Hashable & Senda
         self.deletedSections = deletedSections
         self.insertedSections = insertedSections
         self.movedSections = movedSections
+        self.updatedSections = updatedSections
         self.deletedItems = deletedItems
         self.insertedItems = insertedItems
         self.movedItems = movedItems
@@ -175,14 +218,15 @@ public struct ListChanges<ItemID: Hashable & Sendable, Summary: Hashable & Senda
     /// Whether there is no operation at all.
     /// - Complexity: O(1).
     public var isEmpty: Bool {
-        deletedSections.isEmpty && insertedSections.isEmpty && movedSections.isEmpty
+        deletedSections.isEmpty && insertedSections.isEmpty && movedSections.isEmpty && updatedSections.isEmpty
             && deletedItems.isEmpty && insertedItems.isEmpty && movedItems.isEmpty && updatedItems.isEmpty
     }
 
     /// The total number of operations of every kind.
     /// - Complexity: O(1).
     public var operationCount: Int {
-        deletedSections.count + insertedSections.count + movedSections.count + deletedItems.count
+        deletedSections.count + insertedSections.count + movedSections.count + updatedSections.count
+            + deletedItems.count
             + insertedItems.count + movedItems.count + updatedItems.count
     }
 }

@@ -102,7 +102,29 @@ extension ListChangesError {
                 message: "item update from \(from) to \(to): its section moves from \(from.section) to "
                     + "\(sectionTo), and UIKit does not reload a row of a moving section; deliver the update "
                     + "after the batch (stagedForUIKit())")
+        case let .updatedSectionDeleted(index):
+            self.init(
+                code: .updatedSectionDeleted, position: [index],
+                message: "section update from \(index): the section there is also deleted")
+        case let .updatedSectionInserted(index):
+            self.init(
+                code: .updatedSectionInserted, position: [index],
+                message: "section update to \(index): a section is also inserted there")
+        case let .updatedSectionMoved(from, to):
+            self.init(
+                code: .updatedSectionMoved, position: [from],
+                message: "section update from \(from) to \(to): the section also moves, and UIKit refuses "
+                    + "to reload a moving section; reload its header after the batch (splitForUIKit())")
         }
+    }
+
+    /// A section update whose `to` holds another section than its `from`.
+    package static func sectionUpdateMismatch(from: Int, to: Int, oldTitle: String, newTitle: String) -> Self {
+        let (old, new) = quotedApart(oldTitle, newTitle)
+        return Self(
+            code: .updateMismatch, position: [to],
+            message: "section update from \(from) to \(to): the section at \(from) is \(old), "
+                + "but the section at \(to) after the changes is \(new)")
     }
 
     /// An update whose `to` holds another item than its `from`.

@@ -13,9 +13,12 @@
 /// ``onRendererError``) and resynchronises the renderer with `reloadData`.
 @MainActor
 public final class ListConnector<DataSource: ListSource, Renderer: ListRenderer>: ListAdapterObserver
-where Renderer.ItemID == DataSource.ItemID, Renderer.Summary == DataSource.Summary {
+where
+    Renderer.ItemID == DataSource.ItemID, Renderer.Summary == DataSource.Summary,
+    Renderer.SectionSummary == DataSource.SectionSummary
+{
     /// The connector's snapshot type.
-    public typealias Snapshot = ListSnapshot<DataSource.ItemID, DataSource.Summary>
+    public typealias Snapshot = ListSnapshot<DataSource.ItemID, DataSource.Summary, DataSource.SectionSummary>
 
     /// The adapter whose updates the renderer gets.
     public let adapter: ListAdapter<DataSource>
@@ -72,7 +75,7 @@ where Renderer.ItemID == DataSource.ItemID, Renderer.Summary == DataSource.Summa
     ///   case that an update is not the successor of the applied one, to diff from ``snapshot``.
     public func listAdapter(
         _ adapter: ListAdapter<DataSource>,
-        didUpdate update: ListAdapterUpdate<DataSource.ItemID, DataSource.Summary>
+        didUpdate update: ListAdapterUpdate<DataSource.ItemID, DataSource.Summary, DataSource.SectionSummary>
     ) {
         guard adapter === self.adapter else { return }
         let applied = snapshot

@@ -14,10 +14,13 @@
 /// copy, that mutation copies the array once, as any copy-on-write value does.
 ///
 /// Sections appear in the order of their first element; inside a section, elements keep their
-/// relative order. A `nil` section title is the section titled `""`, a `nil` summary is none.
-public struct ListContents<ItemID: Hashable & Sendable, Summary: Hashable & Sendable>: Sendable {
+/// relative order. A `nil` section title is the section titled `""`, a `nil` summary (of an item
+/// or a section) is none.
+public struct ListContents<
+    ItemID: Hashable & Sendable, Summary: Hashable & Sendable, SectionSummary: Hashable & Sendable
+>: Sendable {
     /// The snapshot type the contents build.
-    public typealias Snapshot = ListSnapshot<ItemID, Summary>
+    public typealias Snapshot = ListSnapshot<ItemID, Summary, SectionSummary>
 
     /// What ``snapshotKeepingFirstOccurrences()`` returns.
     public typealias KeptFirstOccurrences = (snapshot: Snapshot, dropped: [DroppedDuplicate<ItemID>])
@@ -58,12 +61,15 @@ public struct ListContents<ItemID: Hashable & Sendable, Summary: Hashable & Send
     ///     element is in the section titled `""`.
     ///   - summary: an element's summary, or `nil` for none; by default no element has one (and
     ///     none is ever updated).
+    ///   - sectionSummary: the summary of the section with a title, or `nil` for none, asked once
+    ///     per section; by default no section has one (and none is ever updated).
     /// - Complexity: O(1) here (a copy of `elements`); ``snapshot()`` reads each element once.
     public init<Elements: Sequence & Sendable>(
         _ elements: Elements,
         id: @escaping @Sendable (Elements.Element) -> ItemID,
         sectionTitle: @escaping @Sendable (Elements.Element) -> String? = { _ in nil },
-        summary: @escaping @Sendable (Elements.Element) -> Summary? = { _ in nil }
+        summary: @escaping @Sendable (Elements.Element) -> Summary? = { _ in nil },
+        sectionSummary: @escaping @Sendable (String) -> SectionSummary? = { _ in nil }
     ) {
         storage = .deferred { (keepFirst) throws(ListSnapshotError) in
             var sections: [Snapshot.Section] = []
@@ -87,7 +93,7 @@ public struct ListContents<ItemID: Hashable & Sendable, Summary: Hashable & Send
                     sections[offset].items.append(item)
                 } else {
                     offsetsByTitle[LiteralKey(title)] = sections.count
-                    sections.append(Snapshot.Section(title: title, items: [item]))
+                    sections.append(Snapshot.Section(title: title, summary: sectionSummary(title), items: [item]))
                 }
             }
             // Grouping by title leaves no title twice, and `keepFirst` no identifier.
@@ -97,15 +103,19 @@ public struct ListContents<ItemID: Hashable & Sendable, Summary: Hashable & Send
     }
 
     /// Contents made of `identifiers`, in display order, with each one's section title and
-    /// summary asked of `sectionTitle` and `summary` when ``snapshot()`` runs.
+    /// summary asked of `sectionTitle` and `summary`, and each section's summary of
+    /// `sectionSummary`, when ``snapshot()`` runs.
     ///
-    /// - Complexity: O(1) here; ``snapshot()`` calls each closure once per identifier.
+    /// - Complexity: O(1) here; ``snapshot()`` calls `sectionTitle` and `summary` once per
+    ///   identifier, `sectionSummary` once per section.
     public init(
         identifiers: [ItemID],
         sectionTitle: @escaping @Sendable (ItemID) -> String? = { _ in nil },
-        summary: @escaping @Sendable (ItemID) -> Summary? = { _ in nil }
+        summary: @escaping @Sendable (ItemID) -> Summary? = { _ in nil },
+        sectionSummary: @escaping @Sendable (String) -> SectionSummary? = { _ in nil }
     ) {
-        self.init(identifiers, id: { $0 }, sectionTitle: sectionTitle, summary: summary)
+        self.init(
+            identifiers, id: { $0 }, sectionTitle: sectionTitle, summary: summary, sectionSummary: sectionSummary)
     }
 
     /// The snapshot these contents describe: ``DuplicatePolicy/refuse``.

@@ -7,7 +7,8 @@
 /// conforms to ``ListSource`` instead. Only identifiers, section titles and summaries are held in
 /// memory; items stay in the data source (a database, a server) until ``ListAdapter/item(at:)``
 /// asks for one. On each invalidation the adapter calls ``identifiers()`` once, then
-/// ``sectionTitle(for:)`` and ``summary(for:)`` once for every identifier, all on the same task
+/// ``sectionTitle(for:)`` and ``summary(for:)`` once for every identifier and
+/// ``sectionSummary(forTitle:)`` once for every section, all on the same task
 /// and off the main actor; answer them from one consistent state (an identifier that
 /// ``identifiers()`` returned should still have a title and a summary).
 ///
@@ -38,17 +39,28 @@ public protocol ListDataSource<ItemID, Summary, Item>: ListSource {
     /// The summary of the item identified by `id`, or `nil` for none. An item whose summary is
     /// `nil` before and after an invalidation is never reported as updated.
     func summary(for id: ItemID) -> Summary?
+
+    /// The summary of the section titled `title` (its header's state: a count, a date), or `nil`
+    /// for none; asked once per section of each snapshot, after the section's first identifier.
+    /// A section whose summary is `nil` before and after an invalidation is never reported as
+    /// updated. The default implementation returns `nil`.
+    func sectionSummary(forTitle title: String) -> SectionSummary?
 }
 
 extension ListDataSource {
+    /// No section summary: sections of this data source never update.
+    /// - Complexity: O(1).
+    public func sectionSummary(forTitle title: String) -> SectionSummary? { nil }
+
     /// The identifiers of ``identifiers()``, with ``sectionTitle(for:)`` and ``summary(for:)``
-    /// called for each of them when the adapter builds the snapshot, on the adapter's task.
+    /// called for each of them, and ``sectionSummary(forTitle:)`` for each section, when the
+    /// adapter builds the snapshot, on the adapter's task.
     ///
     /// - Complexity: That of ``identifiers()``; the per-identifier calls come later, off the
     ///   main actor.
-    public func contents() async throws -> ListContents<ItemID, Summary> {
+    public func contents() async throws -> ListContents<ItemID, Summary, SectionSummary> {
         ListContents(
             identifiers: try await identifiers(), sectionTitle: { self.sectionTitle(for: $0) },
-            summary: { self.summary(for: $0) })
+            summary: { self.summary(for: $0) }, sectionSummary: { self.sectionSummary(forTitle: $0) })
     }
 }

@@ -11,13 +11,17 @@ public protocol ListRenderer<ItemID, Summary> {
     associatedtype ItemID: Hashable & Sendable
     /// The type that describes an item's state.
     associatedtype Summary: Hashable & Sendable
+    /// The type that describes a section header's state; `Never` for a renderer of lists whose
+    /// sections have no summary.
+    associatedtype SectionSummary: Hashable & Sendable = Never
     /// Replaces everything shown with `snapshot` (UITableView.reloadData).
-    mutating func reloadData(_ snapshot: ListSnapshot<ItemID, Summary>)
+    mutating func reloadData(_ snapshot: ListSnapshot<ItemID, Summary, SectionSummary>)
     /// Applies one batch that takes what is shown to `snapshot` (performBatchUpdates).
     ///
     /// - Throws: any error, to refuse the batch (``StrictListView`` throws a ``BatchUpdateError``
     ///   naming the broken rule); ``ListConnector`` then reloads the renderer with `snapshot`.
     mutating func performBatchUpdates(
-        _ changes: ListChanges<ItemID, Summary>, resultingIn snapshot: ListSnapshot<ItemID, Summary>
+        _ changes: ListChanges<ItemID, Summary, SectionSummary>,
+        resultingIn snapshot: ListSnapshot<ItemID, Summary, SectionSummary>
     ) throws
 }

@@ -30,13 +30,20 @@ public struct ListRuleViolationCode: Hashable, Sendable, CustomStringConvertible
     /// An item updated in the same batch as its section moves, which UIKit mis-applies
     /// (``StrictListView/Strictness-swift.enum/uiKit`` only).
     public static let updatedItemInMovedSection = Self(name: "updatedItemInMovedSection")
+    /// A section both deleted and updated.
+    public static let updatedSectionDeleted = Self(name: "updatedSectionDeleted")
+    /// A section both inserted and updated.
+    public static let updatedSectionInserted = Self(name: "updatedSectionInserted")
+    /// A section both moved and updated in the same batch, which UIKit refuses
+    /// (``StrictListView/Strictness-swift.enum/uiKit`` only).
+    public static let updatedSectionMoved = Self(name: "updatedSectionMoved")
     /// The number of sections after the batch does not add up (UIKit's "invalid number of
     /// sections").
     public static let sectionCountMismatch = Self(name: "sectionCountMismatch")
     /// The number of items of a section after the batch does not add up (UIKit's "invalid
     /// number of rows in section").
     public static let itemCountMismatch = Self(name: "itemCountMismatch")
-    /// An update whose `from` and `to` hold different items.
+    /// An update whose `from` and `to` hold different items (or different sections).
     public static let updateMismatch = Self(name: "updateMismatch")
     /// The result would hold a title or identifier twice.
     public static let invalidResult = Self(name: "invalidResult")

@@ -16,20 +16,23 @@ extension ListSnapshot {
     /// 3. Item order, for each section that was not inserted: its size is what stayed plus what
     ///    arrives. Each inserted item goes at its `at`, each moved item at its `to`; the items
     ///    that stayed fill the free slots in their old order.
-    /// 4. Updates: each `updated[].to` gets its new summary; the item there must be the one
-    ///    at its `from` in this snapshot.
+    /// 4. Updates: each item `updated[].to` gets its new summary; the item there must be the
+    ///    one at its `from` in this snapshot. Each section `updated[].to` gets its new section
+    ///    summary; the section there must be the one at its `from` in this snapshot.
     ///
     /// Invalid changes never trap: every broken rule is a thrown error, and nothing is applied.
     ///
     /// - Parameter changes: changes computed for this snapshot, such as `changes(to:)` returns.
     /// - Returns: the new snapshot.
-    /// - Throws: ``ListChangesError`` naming the first broken rule, the update whose item does not
-    ///   match (``ListRuleViolationCode/updateMismatch``), or the duplicate title or
+    /// - Throws: ``ListChangesError`` naming the first broken rule, the update whose item or
+    ///   section does not match (``ListRuleViolationCode/updateMismatch``), or the duplicate title or
     ///   identifier that the result would hold (``ListRuleViolationCode/invalidResult``).
     /// - Complexity: O(*n* + *c*) expected, where *n* counts the items of both snapshots and *c*
     ///   the operations.
-    @_specialize(exported:true,where ItemID == String, Summary == String)
-    public func applying(_ changes: ListChanges<ItemID, Summary>) throws(ListChangesError) -> ListSnapshot {
+    @_specialize(exported:true,where ItemID == String, Summary == String, SectionSummary == String)
+    public func applying(_ changes: ListChanges<ItemID, Summary, SectionSummary>) throws(ListChangesError)
+        -> ListSnapshot
+    {
         if let violation = changes.violation(oldItemCounts: itemCounts) {
             throw ListChangesError(violation)
         }
@@ -79,7 +82,7 @@ extension ListSnapshot {
             for arrival in arriving { slots[arrival.offset] = arrival.item }
             var nextStayed = stayed.makeIterator()
             let items = slots.compactMap { slot in slot ?? nextStayed.next() }
-            newSections.append(Section(title: oldSection.title, items: items))
+            newSections.append(Section(title: oldSection.title, summary: oldSection.summary, items: items))
         }
 
         // Step 4: updates, checking that each lands on its own item.
@@ -92,6 +95,14 @@ extension ListSnapshot {
                     oldID: String(describing: oldID), newID: String(describing: newID))
             }
             newSections[update.to.section].items[update.to.item].summary = update.summary
+        }
+        for update in changes.updatedSections {
+            let oldTitle = sections[update.from].title
+            let newTitle = newSections[update.to].title
+            guard literallyEqualStrings(oldTitle, newTitle) else {
+                throw .sectionUpdateMismatch(from: update.from, to: update.to, oldTitle: oldTitle, newTitle: newTitle)
+            }
+            newSections[update.to].summary = update.summary
         }
 
         do {

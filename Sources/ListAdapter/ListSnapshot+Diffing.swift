@@ -28,8 +28,8 @@ extension ListSnapshot {
     ///   (items that keep their place cost an identifier comparison instead, plus at most one
     ///   more after a lookup); this snapshot's items are never hashed again.
     @inlinable
-    public func changes(to new: ListSnapshot) -> ListChanges<ItemID, Summary> {
-        var changes = ListChanges<ItemID, Summary>()
+    public func changes(to new: ListSnapshot) -> ListChanges<ItemID, Summary, SectionSummary> {
+        var changes = ListChanges<ItemID, Summary, SectionSummary>()
         // Sections: inserted and deleted by title, then the survivors that must move.
         let sectionMatching = matchSections(with: new, into: &changes)
         sectionMatching.appendSectionMoves(to: &changes)
@@ -61,7 +61,9 @@ extension ListChanges {
     /// The changes that take `old` to `new`: the same as `old.changes(to: new)`.
     /// - Complexity: See ``ListSnapshot/changes(to:)``.
     @inlinable
-    public init(from old: ListSnapshot<ItemID, Summary>, to new: ListSnapshot<ItemID, Summary>) {
+    public init(
+        from old: ListSnapshot<ItemID, Summary, SectionSummary>, to new: ListSnapshot<ItemID, Summary, SectionSummary>
+    ) {
         self = old.changes(to: new)
     }
 }

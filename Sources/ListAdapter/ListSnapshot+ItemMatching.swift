@@ -57,8 +57,8 @@ struct ItemOrigins {
     /// - Complexity: O(*k* + *m* log *m*), where *k* is the number of the section's new items and
     ///   *m* the number that stay in it; O(*k*) when those keep their order.
     @inlinable
-    func appendItemMoves<ItemID, Summary>(
-        oldSection: Int, newSection: Int, to changes: inout ListChanges<ItemID, Summary>
+    func appendItemMoves<ItemID, Summary, SectionSummary>(
+        oldSection: Int, newSection: Int, to changes: inout ListChanges<ItemID, Summary, SectionSummary>
     ) {
         let inPlace = longestIncreasingSubsequence(stayingOldOffsets)
         var staying = 0
@@ -122,7 +122,8 @@ extension ListSnapshot {
     @inlinable
     func matchItems(
         ofSection oldSection: Int, toSection newSection: Int, of new: ListSnapshot, sectionMatching: SectionMatching,
-        origins: inout ItemOrigins, claims: inout OldItemClaims, changes: inout ListChanges<ItemID, Summary>
+        origins: inout ItemOrigins, claims: inout OldItemClaims,
+        changes: inout ListChanges<ItemID, Summary, SectionSummary>
     ) {
         sections[oldSection].items.withUnsafeBufferPointer { oldItems in
             new.sections[newSection].items.withUnsafeBufferPointer { newItems in
@@ -215,7 +216,7 @@ extension ListSnapshot {
     func appendUpdateIfSummaryChanged(
         from: ItemPath, oldItems: UnsafeBufferPointer<Item>, oldSection: Int,
         to newItemOffset: Int, newItems: UnsafeBufferPointer<Item>, newSection: Int,
-        changes: inout ListChanges<ItemID, Summary>
+        changes: inout ListChanges<ItemID, Summary, SectionSummary>
     ) {
         let summaryChanged =
             from.section == oldSection

@@ -41,7 +41,9 @@ struct SectionMatching {
     /// - Complexity: O(*s* log *s*), where *s* is the number of surviving sections; O(*s*) when
     ///   they keep their order.
     @inlinable
-    func appendSectionMoves<ItemID, Summary>(to changes: inout ListChanges<ItemID, Summary>) {
+    func appendSectionMoves<ItemID, Summary, SectionSummary>(
+        to changes: inout ListChanges<ItemID, Summary, SectionSummary>
+    ) {
         let inPlace = longestIncreasingSubsequence(survivingOldOffsets)
         for index in survivingOldOffsets.indices where !inPlace[index] {
             changes.movedSections.append(.init(from: survivingOldOffsets[index], to: survivingNewOffsets[index]))
@@ -54,15 +56,17 @@ extension ListSnapshot {
     /// title, when there is one.
     ///
     /// Appends every section of `new` without a match to `changes.insertedSections` (ascending
-    /// by new offset, each with all of its items), and every section of this snapshot without a
-    /// match to `changes.deletedSections` (ascending).
+    /// by new offset, each with all of its items), every matched section whose summary differs
+    /// (strings by Unicode scalars; one that appears or disappears too) to
+    /// `changes.updatedSections` (ascending by new offset), and every section of this snapshot
+    /// without a match to `changes.deletedSections` (ascending).
     ///
     /// - Returns: the matching, whose invariants ``SectionMatching`` states.
     /// - Complexity: O(*s*) expected, where *s* counts the sections of both snapshots: one title
     ///   lookup in this snapshot's index for each section of `new`.
     @inlinable
     func matchSections(
-        with new: ListSnapshot, into changes: inout ListChanges<ItemID, Summary>
+        with new: ListSnapshot, into changes: inout ListChanges<ItemID, Summary, SectionSummary>
     ) -> SectionMatching {
         let newSections = new.sections
         var matching = SectionMatching(
@@ -72,6 +76,9 @@ extension ListSnapshot {
                 matching.newOffsetOfOld[oldOffset] = newOffset
                 matching.survivingOldOffsets.append(oldOffset)
                 matching.survivingNewOffsets.append(newOffset)
+                if !literallyEqual(sections[oldOffset].summary, section.summary) {
+                    changes.updatedSections.append(.init(from: oldOffset, to: newOffset, summary: section.summary))
+                }
             } else {
                 changes.insertedSections.append(.init(index: newOffset, section: section))
             }

@@ -1,12 +1,14 @@
 /// An immutable, sectioned list of uniquely identified items: what a list shows at one moment.
 ///
 /// Sections are ordered and identified by their ``Section/title`` (unique within the snapshot,
-/// `""` allowed). Items are ordered inside their section and identified by their ``Item/id``
+/// `""` allowed); a section's ``Section/summary`` describes its header's current state (a count,
+/// a date, a status), and a different section summary for the same title is a section update,
+/// as for items. Items are ordered inside their section and identified by their ``Item/id``
 /// (unique across the whole snapshot). An item's ``Item/summary`` describes its current state:
 /// a different summary for the same identifier is an update, and an item without a summary in
 /// both snapshots never updates (a summary that appears or disappears is an update too).
 ///
-/// Titles, and identifiers and summaries that are `String`s, compare by their Unicode scalars
+/// Titles, and identifiers and summaries (of items and sections) that are `String`s, compare by their Unicode scalars
 /// (code point by code point), as JSON and `NSString` do, not by Swift's canonical equivalence:
 /// a precomposed `"é"` and `"e"` + U+0301 are two identifiers, and a summary that only changes
 /// its normalization is an update. So applying ``changes(to:)`` gives the new snapshot's
@@ -14,7 +16,9 @@
 ///
 /// Building a snapshot checks both uniqueness rules and indexes every identifier, so lookups by
 /// identifier and by path are O(1) afterwards. Snapshots are values: copies share storage.
-public struct ListSnapshot<ItemID: Hashable & Sendable, Summary: Hashable & Sendable>: Sendable {
+public struct ListSnapshot<
+    ItemID: Hashable & Sendable, Summary: Hashable & Sendable, SectionSummary: Hashable & Sendable
+>: Sendable {
     /// One item: its identifier and, optionally, a summary of its current state.
     public struct Item: Hashable, Sendable {
         /// The identifier, unique across the snapshot.
@@ -48,33 +52,41 @@ public struct ListSnapshot<ItemID: Hashable & Sendable, Summary: Hashable & Send
         }
     }
 
-    /// One section: a title and its ordered items.
+    /// One section: a title, optionally a summary of its header's state, and its ordered items.
     public struct Section: Hashable, Sendable {
         /// The title, unique within the snapshot; `""` is a valid title.
         public var title: String
+        /// The state of the section's header, or `nil` for none: a section without a summary on
+        /// both sides of a diff never updates; one whose summary appears, disappears or changes
+        /// does.
+        public var summary: SectionSummary?
         /// The section's items, in display order.
         public var items: [Item]
 
         /// Creates a section.
         /// - Complexity: O(1).
         @inlinable
-        public init(title: String, items: [Item] = []) {
+        public init(title: String, summary: SectionSummary? = nil, items: [Item] = []) {
             self.title = title
+            self.summary = summary
             self.items = items
         }
 
-        /// Two sections are equal when their titles (by Unicode scalars) and items are.
+        /// Two sections are equal when their titles and summaries (strings by Unicode scalars)
+        /// and their items are.
         /// - Complexity: O(*k*), where *k* is the number of items.
         @inlinable
         public static func == (lhs: Self, rhs: Self) -> Bool {
-            literallyEqualStrings(lhs.title, rhs.title) && lhs.items == rhs.items
+            literallyEqualStrings(lhs.title, rhs.title) && literallyEqual(lhs.summary, rhs.summary)
+                && lhs.items == rhs.items
         }
 
-        /// Hashes the title and the items, consistently with `==`.
+        /// Hashes the title, the summary and the items, consistently with `==`.
         /// - Complexity: O(*k*), where *k* is the number of items.
         @inlinable
         public func hash(into hasher: inout Hasher) {
             hashStringLiterally(title, into: &hasher)
+            hashLiterally(summary, into: &hasher)
             hasher.combine(items)
         }
     }
@@ -148,13 +160,15 @@ public struct ListSnapshot<ItemID: Hashable & Sendable, Summary: Hashable & Send
     ///   - identifiers: every identifier, in display order.
     ///   - sectionTitle: the title of an identifier's section.
     ///   - summary: an identifier's summary, or `nil` for none.
+    ///   - sectionSummary: a section title's summary, or `nil` for none (asked once per section).
     /// - Throws: ``ListSnapshotError`` when an identifier appears twice.
     /// - Complexity: O(*n*) expected.
     @inlinable
     public init(
         identifiers: some Sequence<ItemID>,
         sectionTitle: (ItemID) -> String,
-        summary: (ItemID) -> Summary?
+        summary: (ItemID) -> Summary?,
+        sectionSummary: (String) -> SectionSummary? = { _ in nil }
     ) throws(ListSnapshotError) {
         var sections: [Section] = []
         var offsetsByTitle: [LiteralKey<String>: Int] = [:]
@@ -165,7 +179,7 @@ public struct ListSnapshot<ItemID: Hashable & Sendable, Summary: Hashable & Send
                 sections[offset].items.append(item)
             } else {
                 offsetsByTitle[LiteralKey(title)] = sections.count
-                sections.append(Section(title: title, items: [item]))
+                sections.append(Section(title: title, summary: sectionSummary(title), items: [item]))
             }
         }
         try self.init(sections: sections)
@@ -173,7 +187,8 @@ public struct ListSnapshot<ItemID: Hashable & Sendable, Summary: Hashable & Send
 }
 
 extension ListSnapshot: Equatable {
-    /// Two snapshots are equal when they have the same sections, items and summaries, in order.
+    /// Two snapshots are equal when they have the same sections, section summaries, items and
+    /// summaries, in order.
     /// - Complexity: O(*n*), where *n* is the number of items.
     @inlinable
     public static func == (lhs: Self, rhs: Self) -> Bool {

@@ -13,7 +13,7 @@
 ///       var todos: [Todo] = [] { didSet { invalidator?.invalidate() } }
 ///       private var invalidator: ListInvalidator?
 ///
-///       func contents() -> ListContents<Int, String> {
+///       func contents() -> ListContents<Int, String, Never> {
 ///           ListContents(todos, id: \.id, sectionTitle: \.list, summary: \.title)
 ///       }
 ///       func item(for id: Int) throws -> Todo { ... }
@@ -38,9 +38,12 @@ public protocol ListSource<ItemID, Summary, Item>: Sendable {
     associatedtype Summary: Hashable & Sendable
     /// The type of the items the source fetches.
     associatedtype Item: Sendable
+    /// The type that describes a section header's state (a count, a date); a changed section
+    /// summary is a section update. `Never` by default: sections without summaries.
+    associatedtype SectionSummary: Hashable & Sendable = Never
 
     /// The list as it is now: its identifiers in display order, each one's section title and
-    /// summary.
+    /// summary, and each section's summary.
     ///
     /// Called once per diff, on the conforming type's isolation (the main actor for a
     /// `@MainActor` type); the adapter builds the snapshot from the returned value off the main
@@ -51,7 +54,7 @@ public protocol ListSource<ItemID, Summary, Item>: Sendable {
     ///   An identifier or a section title listed twice is reported as
     ///   ``ListAdapterError/Code/duplicateIdentifier``, unless the adapter was created with
     ///   ``DuplicatePolicy/keepFirst``.
-    func contents() async throws -> ListContents<ItemID, Summary>
+    func contents() async throws -> ListContents<ItemID, Summary, SectionSummary>
 
     /// Fetches the item identified by `id`.
     ///

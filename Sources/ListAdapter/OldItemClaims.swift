@@ -18,7 +18,7 @@ struct OldItemClaims {
     /// - Complexity: O(*s* + *n*), where *s* is the number of sections and *n* the number of
     ///   items (the marks are allocated zeroed).
     @inlinable
-    init<ItemID, Summary>(_ sections: [ListSnapshot<ItemID, Summary>.Section]) {
+    init<ItemID, Summary, SectionSummary>(_ sections: [ListSnapshot<ItemID, Summary, SectionSummary>.Section]) {
         var firstFlatOffset = [Int](repeating: 0, count: sections.count)
         var flatCount = 0
         for (offset, section) in sections.enumerated() {
@@ -59,9 +59,9 @@ struct OldItemClaims {
     ///
     /// - Complexity: O(*n*), where *n* counts the items of the surviving old sections.
     @inlinable
-    func appendDeletions<ItemID, Summary>(
-        of sections: [ListSnapshot<ItemID, Summary>.Section], matching: SectionMatching,
-        to changes: inout ListChanges<ItemID, Summary>
+    func appendDeletions<ItemID, Summary, SectionSummary>(
+        of sections: [ListSnapshot<ItemID, Summary, SectionSummary>.Section], matching: SectionMatching,
+        to changes: inout ListChanges<ItemID, Summary, SectionSummary>
     ) {
         for (sectionOffset, section) in sections.enumerated() where matching.survives(oldSection: sectionOffset) {
             let first = firstFlatOffset[sectionOffset]

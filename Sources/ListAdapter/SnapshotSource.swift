@@ -5,15 +5,17 @@ import Synchronization
 /// snapshot's items (an identifier with its summary).
 ///
 /// ```swift
-/// let adapter = ListAdapter(dataSource: SnapshotSource<Int, String>())
+/// let adapter = ListAdapter(dataSource: SnapshotSource<Int, String, Never>())
 /// adapter.apply(try ListSnapshot(sections: [.init(title: "Today", items: [.init(id: 1, summary: "Milk")])]))
 /// ```
 ///
 /// An invalidation of the adapter reads the last snapshot applied again (an update with no
 /// changes). A snapshot given to ``init(_:)`` is the contents until the first one is applied.
-public final class SnapshotSource<ItemID: Hashable & Sendable, Summary: Hashable & Sendable>: ListSource {
+public final class SnapshotSource<
+    ItemID: Hashable & Sendable, Summary: Hashable & Sendable, SectionSummary: Hashable & Sendable
+>: ListSource {
     /// The snapshot type the source holds.
-    public typealias Snapshot = ListSnapshot<ItemID, Summary>
+    public typealias Snapshot = ListSnapshot<ItemID, Summary, SectionSummary>
 
     /// Why ``item(for:)`` failed: the identifier is not in the last snapshot applied.
     public struct MissingItem: Error, CustomStringConvertible {
@@ -43,7 +45,7 @@ public final class SnapshotSource<ItemID: Hashable & Sendable, Summary: Hashable
     /// The last snapshot applied, as it is.
     ///
     /// - Complexity: O(1).
-    public func contents() -> ListContents<ItemID, Summary> {
+    public func contents() -> ListContents<ItemID, Summary, SectionSummary> {
         ListContents(snapshot)
     }
 

@@ -15,23 +15,29 @@
 ///
 /// ## Updates of moved items
 ///
-/// UIKit refuses to reload a row that moves in the same batch, and mis-applies the reload of a
-/// row whose section moves. In the default ``Strictness-swift.enum/uiKit`` mode the view refuses
-/// such a batch too (``ListRuleViolationCode/updatedItemMoved``,
-/// ``ListRuleViolationCode/updatedItemInMovedSection``), so a test learns that a real table
-/// view would crash or show stale content. A renderer that drives UIKit delivers those updates
-/// after the batch: ``ListChanges/stagedForUIKit()`` stages the changes, and
-/// ``performBatchUpdatesDeferringReconfigures(_:resultingIn:)`` applies each stage's batch and
-/// then its reconfigures, as such a renderer does. The article <doc:UIKitStaging> lists the
-/// rules and their sources. In ``Strictness-swift.enum/format`` mode the view checks the
-/// interchange format's rules only and accepts updates of moved items in the batch.
+/// UIKit refuses to reload a row, or a section, that moves in the same batch, and mis-applies
+/// the reload of a row whose section moves. In the default ``Strictness-swift.enum/uiKit`` mode
+/// the view refuses such a batch too (``ListRuleViolationCode/updatedItemMoved``,
+/// ``ListRuleViolationCode/updatedItemInMovedSection``,
+/// ``ListRuleViolationCode/updatedSectionMoved``), so a test learns that a real table view would
+/// crash or show stale content. A renderer that drives UIKit delivers those updates after the
+/// batch: ``ListChanges/stagedForUIKit()`` stages the changes, and
+/// ``performBatchUpdatesDeferringReconfigures(_:resultingIn:)`` applies each stage's batch, then
+/// its reconfigures and section header updates, as such a renderer does. The article
+/// <doc:UIKitStaging> lists the rules and their sources. In ``Strictness-swift.enum/format`` mode
+/// the view checks the interchange format's rules only and accepts updates of moved items and
+/// sections in the batch.
 ///
-/// Every update inside a batch counts as a reload (``reloadedItemCount``), every entry of
-/// ``reconfigureItems(_:)`` as a reconfigure (``reconfiguredItemCount``).
-public struct StrictListView<ItemID: Hashable & Sendable, Summary: Hashable & Sendable>: ListRenderer, Sendable {
+/// Every item update inside a batch counts as a reload (``reloadedItemCount``), every entry of
+/// ``reconfigureItems(_:)`` as a reconfigure (``reconfiguredItemCount``), every entry of
+/// ``reloadSections(_:)`` as a section header update (``updatedSectionCount``).
+public struct StrictListView<
+    ItemID: Hashable & Sendable, Summary: Hashable & Sendable, SectionSummary: Hashable & Sendable
+>: ListRenderer, Sendable {
     /// Which rules the view enforces.
     public enum Strictness: Hashable, Sendable {
-        /// UIKit's rules: the interchange format's, and no reload of an item that moves in the same batch.
+        /// UIKit's rules: the interchange format's, and no reload of an item or a section that
+        /// moves in the same batch.
         case uiKit
         /// The interchange format's validity rules only.
         case format
@@ -40,7 +46,7 @@ public struct StrictListView<ItemID: Hashable & Sendable, Summary: Hashable & Se
     /// Which rules the view enforces.
     public let strictness: Strictness
     /// What the view shows.
-    public private(set) var snapshot: ListSnapshot<ItemID, Summary>
+    public private(set) var snapshot: ListSnapshot<ItemID, Summary, SectionSummary>
     /// The number of batches the view accepted.
     public private(set) var batchCount = 0
     /// The number of times ``reloadData(_:)`` was called.
@@ -49,10 +55,14 @@ public struct StrictListView<ItemID: Hashable & Sendable, Summary: Hashable & Se
     public private(set) var reloadedItemCount = 0
     /// The number of items reconfigured after batches (``reconfigureItems(_:)``).
     public private(set) var reconfiguredItemCount = 0
+    /// The number of section headers updated after batches (``reloadSections(_:)``).
+    public private(set) var updatedSectionCount = 0
 
     /// Creates a view that enforces `strictness` and shows `snapshot`.
     /// - Complexity: O(1).
-    public init(strictness: Strictness = .uiKit, showing snapshot: ListSnapshot<ItemID, Summary> = .init()) {
+    public init(
+        strictness: Strictness = .uiKit, showing snapshot: ListSnapshot<ItemID, Summary, SectionSummary> = .init()
+    ) {
         self.strictness = strictness
         self.snapshot = snapshot
     }
@@ -72,7 +82,7 @@ public struct StrictListView<ItemID: Hashable & Sendable, Summary: Hashable & Se
 
     /// Shows `snapshot` instead of what was shown; a reload is never refused.
     /// - Complexity: O(1).
-    public mutating func reloadData(_ snapshot: ListSnapshot<ItemID, Summary>) {
+    public mutating func reloadData(_ snapshot: ListSnapshot<ItemID, Summary, SectionSummary>) {
         self.snapshot = snapshot
         reloadCount += 1
     }
@@ -86,15 +96,16 @@ public struct StrictListView<ItemID: Hashable & Sendable, Summary: Hashable & Se
     ///   then unchanged.
     /// - Complexity: O(*n* + *c*) expected, where *n* counts the items shown and in `snapshot`,
     ///   and *c* the operations.
-    @_specialize(exported:true,where ItemID == String, Summary == String)
+    @_specialize(exported:true,where ItemID == String, Summary == String, SectionSummary == String)
     public mutating func performBatchUpdates(
-        _ changes: ListChanges<ItemID, Summary>, resultingIn snapshot: ListSnapshot<ItemID, Summary>
+        _ changes: ListChanges<ItemID, Summary, SectionSummary>,
+        resultingIn snapshot: ListSnapshot<ItemID, Summary, SectionSummary>
     ) throws(BatchUpdateError) {
         let violation = changes.violation(
             oldItemCounts: self.snapshot.itemCounts, newItemCounts: snapshot.itemCounts,
             refusingUpdatesOfMovedItems: strictness == .uiKit)
         if let violation { throw BatchUpdateError(violation) }
-        let shown: ListSnapshot<ItemID, Summary>
+        let shown: ListSnapshot<ItemID, Summary, SectionSummary>
         do {
             shown = try self.snapshot.applying(changes)
         } catch {
@@ -116,10 +127,10 @@ public struct StrictListView<ItemID: Hashable & Sendable, Summary: Hashable & Se
     ///   a `from` and a `to` that name different items; the view is then unchanged.
     /// - Complexity: O(*n* + *r*) expected, where *n* counts the items shown and *r* the reconfigures.
     public mutating func reconfigureItems(
-        _ reconfigures: [ListChanges<ItemID, Summary>.ItemUpdate]
+        _ reconfigures: [ListChanges<ItemID, Summary, SectionSummary>.ItemUpdate]
     ) throws(BatchUpdateError) {
         guard !reconfigures.isEmpty else { return }
-        let changes = ListChanges<ItemID, Summary>(updatedItems: reconfigures)
+        let changes = ListChanges<ItemID, Summary, SectionSummary>(updatedItems: reconfigures)
         let counts = snapshot.itemCounts
         if let violation = changes.violation(oldItemCounts: counts, newItemCounts: counts) {
             throw BatchUpdateError(violation)
@@ -132,22 +143,53 @@ public struct StrictListView<ItemID: Hashable & Sendable, Summary: Hashable & Se
         reconfiguredItemCount += reconfigures.count
     }
 
+    /// Reloads section headers after a batch (`reloadSections(_:)`): sets the summaries of shown
+    /// sections.
+    ///
+    /// Each reload names a shown section by its offset, as both `from` and `to`, and carries its
+    /// new section summary, as ``ListChanges/UIKitStage/sectionUpdates`` and
+    /// ``ListChanges/splitForUIKit()`` return them. Reloads are not a batch: ``batchCount`` does
+    /// not change.
+    ///
+    /// - Throws: ``BatchUpdateError`` for an offset outside what is shown, one reloaded twice, or
+    ///   a `from` and a `to` that name sections of different titles; the view is then unchanged.
+    /// - Complexity: O(*n* + *r*) expected, where *n* counts the items shown and *r* the reloads.
+    public mutating func reloadSections(
+        _ reloads: [ListChanges<ItemID, Summary, SectionSummary>.SectionUpdate]
+    ) throws(BatchUpdateError) {
+        guard !reloads.isEmpty else { return }
+        let changes = ListChanges<ItemID, Summary, SectionSummary>(updatedSections: reloads)
+        let counts = snapshot.itemCounts
+        if let violation = changes.violation(oldItemCounts: counts, newItemCounts: counts) {
+            throw BatchUpdateError(violation)
+        }
+        do {
+            snapshot = try snapshot.applying(changes)
+        } catch {
+            throw BatchUpdateError(applying: error)
+        }
+        updatedSectionCount += reloads.count
+    }
+
     /// Applies `changes` as a renderer that drives UIKit must: the stages of
-    /// ``ListChanges/stagedForUIKit()`` in order, each stage's batch and then its reconfigures.
+    /// ``ListChanges/stagedForUIKit()`` in order, each stage's batch, then its reconfigures, then
+    /// its section header updates.
     ///
     /// Accepted in both strictness modes for valid changes; each stage counts as one batch
     /// (one for most changes, two when a reload must wait for the moves).
     ///
     /// - Throws: ``BatchUpdateError`` for the first broken rule; the view is then unchanged.
     /// - Complexity: O(*n* + *c*) expected per stage, as ``performBatchUpdates(_:resultingIn:)``.
-    @_specialize(exported:true,where ItemID == String, Summary == String)
+    @_specialize(exported:true,where ItemID == String, Summary == String, SectionSummary == String)
     public mutating func performBatchUpdatesDeferringReconfigures(
-        _ changes: ListChanges<ItemID, Summary>, resultingIn snapshot: ListSnapshot<ItemID, Summary>
+        _ changes: ListChanges<ItemID, Summary, SectionSummary>,
+        resultingIn snapshot: ListSnapshot<ItemID, Summary, SectionSummary>
     ) throws(BatchUpdateError) {
         var view = self
         for stage in changes.stagedForUIKit() {
             try view.performBatchUpdates(stage.batch, resultingIn: snapshot)
             try view.reconfigureItems(stage.reconfigures)
+            try view.reloadSections(stage.sectionUpdates)
         }
         self = view
     }
@@ -155,7 +197,7 @@ public struct StrictListView<ItemID: Hashable & Sendable, Summary: Hashable & Se
     /// The first section title, row count or identifier that differs between what the view
     /// would show and what the data source reports (whose section count already matches).
     private static func firstDifference(
-        shown: ListSnapshot<ItemID, Summary>, reported: ListSnapshot<ItemID, Summary>
+        shown: ListSnapshot<ItemID, Summary, SectionSummary>, reported: ListSnapshot<ItemID, Summary, SectionSummary>
     ) -> BatchUpdateError? {
         for (section, (shownSection, reportedSection)) in zip(shown.sections, reported.sections).enumerated() {
             if !literallyEqualStrings(shownSection.title, reportedSection.title) {

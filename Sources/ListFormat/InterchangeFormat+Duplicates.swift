@@ -23,7 +23,7 @@ extension InterchangeFormat {
     /// The snapshot of a line's content under `DuplicatePolicy.keepFirst`, its
     /// `meta` recording what was dropped under ``droppedDuplicatesKey``.
     static func keepingFirstOccurrences(_ content: FormatReader.LineContent, reader: FormatReader)
-        throws(ReadFailure) -> AnnotatedSnapshot<String, String>
+        throws(ReadFailure) -> AnnotatedSnapshot<String, String, String>
     {
         let (snapshot, dropped) = ListSnapshot.keepingFirstOccurrences(in: content.sections)
         guard let first = dropped.first else { return AnnotatedSnapshot(meta: content.meta, snapshot: snapshot) }

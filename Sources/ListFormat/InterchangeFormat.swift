@@ -31,9 +31,9 @@ public enum InterchangeFormat {
     ///   - duplicates: whether a repeated title or id is an error (the default) or is dropped.
     /// - Complexity: O(*n*) for *n* bytes.
     public static func readImportLine(
-        _ line: UnsafeBufferPointer<UInt8>, previous: ListSnapshot<String, String>? = nil,
+        _ line: UnsafeBufferPointer<UInt8>, previous: ListSnapshot<String, String, String>? = nil,
         duplicates: DuplicatePolicy = .refuse
-    ) throws(FormatError) -> AnnotatedSnapshot<String, String> {
+    ) throws(FormatError) -> AnnotatedSnapshot<String, String, String> {
         try read(line) { (reader) throws(ReadFailure) in
             let content = try reader.line(previous: previous)
             guard duplicates == .keepFirst else { return try snapshot(content, reader: reader) }
@@ -43,7 +43,7 @@ public enum InterchangeFormat {
 
     /// ``readImportLine(_:previous:duplicates:)`` for a line held in any collection of bytes.
     public static func readImportLine(_ line: some Collection<UInt8>, duplicates: DuplicatePolicy = .refuse)
-        throws(FormatError) -> AnnotatedSnapshot<String, String>
+        throws(FormatError) -> AnnotatedSnapshot<String, String, String>
     {
         try withBuffer(line) { (buffer) throws(FormatError) in try readImportLine(buffer, duplicates: duplicates) }
     }
@@ -52,7 +52,7 @@ public enum InterchangeFormat {
     /// same checks (its `meta` too), possibly over several lines. A revision line is not a
     /// snapshot file: it has no `sections`.
     public static func readSnapshotFile(_ text: some Collection<UInt8>) throws(FormatError)
-        -> AnnotatedSnapshot<String, String>
+        -> AnnotatedSnapshot<String, String, String>
     {
         try withBuffer(text) { (buffer) throws(FormatError) in
             try read(buffer) { (reader) throws(ReadFailure) in
@@ -93,7 +93,7 @@ public enum InterchangeFormat {
 
     /// The snapshot of a line's content: its titles and ids must be unique.
     private static func snapshot(_ content: FormatReader.LineContent, reader: FormatReader) throws(ReadFailure)
-        -> AnnotatedSnapshot<String, String>
+        -> AnnotatedSnapshot<String, String, String>
     {
         do throws(ListSnapshotError) {
             return AnnotatedSnapshot(meta: content.meta, snapshot: try ListSnapshot(sections: content.sections))

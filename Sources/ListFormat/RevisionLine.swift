@@ -13,14 +13,14 @@ public struct RevisionLine: Hashable, Sendable {
     /// The revision's annotations.
     public var meta: [String: String]
     /// The snapshot after the change.
-    public var snapshot: ListSnapshot<String, String>
+    public var snapshot: ListSnapshot<String, String, String>
     /// The changes from the previous revision's snapshot to ``snapshot``.
-    public var changes: ListChanges<String, String>
+    public var changes: ListChanges<String, String, String>
 
     /// Creates a revision line.
     public init(
         revision: UInt64, millisecondsSince1970: Int64, meta: [String: String],
-        snapshot: ListSnapshot<String, String>, changes: ListChanges<String, String>
+        snapshot: ListSnapshot<String, String, String>, changes: ListChanges<String, String, String>
     ) {
         self.revision = revision
         self.millisecondsSince1970 = millisecondsSince1970
@@ -42,9 +42,11 @@ public struct RevisionLine: Hashable, Sendable {
 
     /// The line of a revision of these parts, for a caller whose snapshot and changes have
     /// other identifier and summary types (written through their `description`).
-    package static func jsonLine<ItemID: LosslessStringConvertible, Summary: LosslessStringConvertible>(
+    package static func jsonLine<
+        ItemID: LosslessStringConvertible, Summary: LosslessStringConvertible, SectionSummary: LosslessStringConvertible
+    >(
         revision: UInt64, millisecondsSince1970: Int64, meta: [String: String],
-        snapshot: ListSnapshot<ItemID, Summary>, changes: ListChanges<ItemID, Summary>
+        snapshot: ListSnapshot<ItemID, Summary, SectionSummary>, changes: ListChanges<ItemID, Summary, SectionSummary>
     ) -> String {
         var writer = JSONWriter()
         writer.raw("{")

@@ -25,3 +25,23 @@ struct ReloadLineTests {
         #expect(RevisionLines.changesOnlyLine(Self.record).contains(updated))
     }
 }
+
+/// A reload appended to a real log reaches the server's revision lines as it was appended.
+@Suite("Server lines: reloads read back from the log")
+struct ReloadFromLogTests {
+    @Test("a reload stored in the log is read back and carried as reload true in both lines")
+    func throughTheLog() async throws {
+        try await ServerFixtures.withLog { log in
+            let first = try LogSnapshot(sections: [.init(title: "A", items: [.init(id: "a", summary: "1")])])
+            let second = try LogSnapshot(sections: [.init(title: "A", items: [.init(id: "a", summary: "2")])])
+            _ = try await log.append(first)
+            let changes = first.changes(to: second).classifyingUpdates(from: first) { _, _, _ in .reload }
+            _ = try await log.append(second, changes: changes)
+            let record = try log.record(at: 2)
+            #expect(record.changes == changes)
+            let updated = #""updated":[{"from":[0,0],"to":[0,0],"summary":"2","reload":true}]"#
+            #expect(RevisionLines.line(record).contains(updated))
+            #expect(RevisionLines.changesOnlyLine(record).contains(updated))
+        }
+    }
+}

@@ -33,7 +33,7 @@ private final class TodoStore: ListSource {
         invalidator?.invalidate()
     }
 
-    func contents() -> ListContents<Int, String> {
+    func contents() -> ListContents<Int, String, Never> {
         ListContents(todos, id: \.id, sectionTitle: { $0.done ? "Done" : "To do" }, summary: \.title)
     }
 
@@ -50,7 +50,7 @@ private final class TodoStore: ListSource {
 private final class ContactStore: ListSource {
     var contacts: [(id: UUID, group: String, unread: Int)] = []
 
-    func contents() -> ListContents<UUID, Int> {
+    func contents() -> ListContents<UUID, Int, Never> {
         ListContents(contacts.map { ($0.id, $0.group, $0.unread) }, id: \.0, sectionTitle: \.1, summary: \.2)
     }
 
@@ -83,7 +83,7 @@ struct ConsumerTests {
 
             // A subscriber, typed, from the first revision: catch-up, then live.
             let subscriber = Task {
-                var seen: [ListSnapshot<Int, String>] = []
+                var seen: [ListSnapshot<Int, String, Never>] = []
                 for try await event in log.subscribe(from: 1) {
                     guard case .revision(let record) = event else { continue }
                     seen.append(try record.snapshot(as: Int.self, summary: String.self))
@@ -146,7 +146,7 @@ struct ConsumerTests {
             await adapter.invalidateAndWait()
             try await recorder.waitUntilRecorded()
 
-            var snapshots: [ListSnapshot<UUID, Int>] = []
+            var snapshots: [ListSnapshot<UUID, Int, Never>] = []
             for try await event in log.subscribe(from: 1) {
                 if case .revision(let record) = event {
                     snapshots.append(try record.snapshot(as: UUID.self, summary: Int.self))

@@ -125,7 +125,8 @@ struct CorruptionTests {
             // A record moved under another revision's key fails: checksums are seeded with the revision.
             try tamper(log, key: UInt64(2).bigEndianKey, in: log.store.revisions) { bytes in
                 bytes = RevisionRecordBody(
-                    timestamp: 0, meta: [:], sectionCount: 0, itemCount: 0, sectionRuns: [], changes: LogChanges()
+                    version: 1, timestamp: 0, meta: [:], sectionCount: 0, itemCount: 0, sectionRuns: [],
+                    changes: LogChanges()
                 ).encoded(revision: 1)
             }
             #expect(throws: ChangeLogError.self) { _ = try log.record(at: 2) }
@@ -144,7 +145,8 @@ struct CorruptionTests {
             func rewriteRecord(sectionCount: Int, itemCount: Int) throws {
                 try tamper(log, key: UInt64(2).bigEndianKey, in: log.store.revisions) { bytes in
                     bytes = RevisionRecordBody(
-                        timestamp: body.timestamp, meta: body.meta, sectionCount: sectionCount, itemCount: itemCount,
+                        version: body.version, timestamp: body.timestamp, meta: body.meta, sectionCount: sectionCount,
+                        itemCount: itemCount,
                         sectionRuns: body.sectionRuns, changes: body.changes
                     ).encoded(revision: 2)
                 }
@@ -164,13 +166,14 @@ struct CorruptionTests {
                 guard case .sections(let ids) = run else { throw ChunkFailure(kind: .inconsistent("not a run")) }
                 return (ids[0], try transaction.chunk(ids[0], in: log.store.chunks).chunk)
             }
-            guard case .section(let title, _, let itemChunks) = section else {
+            guard case .section(let title, let summary, _, let itemChunks) = section else {
                 Issue.record("chunk \(sectionID) is not a section")
                 return
             }
             try tamper(log, key: sectionID.bigEndianKey, in: log.store.chunks) { bytes in
                 bytes = Chunk.sealed(
-                    Chunk.section(title: title, itemCount: 1 << 40, itemChunks: itemChunks).content, id: sectionID)
+                    Chunk.section(title: title, summary: summary, itemCount: 1 << 40, itemChunks: itemChunks).content,
+                    id: sectionID)
             }
             expectMalformedRevision2()
             #expect(try log.snapshot(at: 1) == snapshots[0])
@@ -323,7 +326,7 @@ struct CorruptionTests {
         let changes = try snapshot([("A", ["a:1", "b"]), ("B", ["c:3"])])
             .changes(to: try snapshot([("B", ["b", "c:4"]), ("C", ["d"])]))
         let body = RevisionRecordBody(
-            timestamp: 1_795_168_800_000, meta: ["k": "v", "ü": "✓"], sectionCount: 2, itemCount: 3,
+            version: 2, timestamp: 1_795_168_800_000, meta: ["k": "v", "ü": "✓"], sectionCount: 2, itemCount: 3,
             sectionRuns: [1, 300, 70_000], changes: changes)
         let sealed = body.encoded(revision: 5)
         let content = Array(sealed.dropLast(8))

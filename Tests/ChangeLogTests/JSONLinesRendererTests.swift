@@ -23,7 +23,7 @@ struct JSONLinesRendererTests {
         renderer.performBatchUpdates(changes, resultingIn: new)
         #expect(
             lines == [
-                #"{"revision":7,"changes":{"sections":{"deleted":[],"inserted":[],"moved":[]},"items":{"deleted":[],"#
+                #"{"revision":7,"changes":{"sections":{"deleted":[],"inserted":[],"moved":[],"updated":[]},"items":{"deleted":[],"#
                     + #""inserted":[],"moved":[],"updated":[{"from":[0,0],"to":[0,0],"summary":"2","reload":true},"#
                     + #"{"from":[0,1],"to":[0,1],"summary":"2"}]}}}"#
             ])
@@ -44,12 +44,12 @@ struct JSONLinesRendererTests {
                     .init(title: "A", items: [.init(id: "a")]),
                 ]))
             #expect(!appended.changes.movedSections.isEmpty && appended.changes.movedItems.isEmpty)
-            var renderer = UIKitStrictRenderer<String, String>()
+            var renderer = UIKitStrictRenderer<String, String, String>()
             let report = try await log.replay(into: &renderer)
             #expect(report.refusal == nil && report.batchesApplied == 2)
             #expect(renderer.view.snapshot == (try log.snapshot(at: 2)))
             #expect(renderer.view.reconfiguredItemCount == 1)
-            var bare = StrictListView<String, String>()
+            var bare = StrictListView<String, String, String>()
             let refused = try await log.replay(into: &bare)
             #expect(refused.refusal?.revision == 2)
             #expect(refused.refusal?.message.hasPrefix("attempt to reload row 0 in section 1") == true)

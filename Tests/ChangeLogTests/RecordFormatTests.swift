@@ -75,7 +75,8 @@ struct RecordFormatTests {
                 .init(from: .init(section: 0, item: 0), to: .init(section: 0, item: 0), summary: nil),
             ])
         let body = RevisionRecordBody(
-            timestamp: -5, meta: ["b": "2", "a": "1", "": "empty"], sectionCount: 7, itemCount: 1_000_000,
+            version: RevisionRecordBody.formatVersion, timestamp: -5, meta: ["b": "2", "a": "1", "": "empty"],
+            sectionCount: 7, itemCount: 1_000_000,
             sectionRuns: [1, 2, .max], changes: changes)
         let bytes = body.encoded(revision: 42)
         #expect(bytes[0] == RevisionRecordBody.formatVersion)
@@ -99,7 +100,7 @@ struct RecordFormatTests {
         let stored = planner.store(snapshot, reusing: .empty)
         #expect(stored.runs.map(\.id) == [3])
         let body = RevisionRecordBody(
-            timestamp: 1000, meta: [:], sectionCount: 1, itemCount: 1, sectionRuns: [3],
+            version: 1, timestamp: 1000, meta: [:], sectionCount: 1, itemCount: 1, sectionRuns: [3],
             changes: LogSnapshot().changes(to: snapshot))
         let bytes = body.encoded(revision: 1)
         let expected: [UInt8] = [
@@ -113,12 +114,45 @@ struct RecordFormatTests {
         #expect(planner.newChunks.map(\.value.first) == [1, 2, 3])
     }
 
+    @Test("the version-2 example of RecordFormat.md is exact: a section summary in an inserted section")
+    func documentedVersionTwoExample() throws {
+        let snapshot = try LogSnapshot(sections: [.init(title: "A", summary: "s", items: [.init(id: "a")])])
+        var planner = ChunkPlanner(nextID: 1)
+        let stored = planner.store(snapshot, reusing: .empty)
+        #expect(stored.runs.map(\.id) == [3])
+        let changes = LogSnapshot().changes(to: snapshot)
+        let version = RevisionRecordBody.version(snapshot: snapshot, changes: changes)
+        #expect(version == 2)
+        let body = RevisionRecordBody(
+            version: version, timestamp: 1000, meta: [:], sectionCount: 1, itemCount: 1, sectionRuns: [3],
+            changes: changes)
+        let bytes = body.encoded(revision: 1)
+        let expected: [UInt8] = [
+            0x02, 0x00, 0xD0, 0x0F, 0x00, 0x01, 0x01, 0x01, 0x03, 0x00, 0x01, 0x00, 0x01, 0x41, 0x02, 0x73, 0x01, 0x01,
+            0x61, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+        ]
+        #expect(Array(bytes.dropLast(8)) == expected)
+        #expect(try bytes.withUnsafeBytes { try RevisionRecordBody(decoding: $0, revision: 1) } == body)
+        // The section chunk is kind 4: title, then summary.
+        #expect(planner.newChunks.map(\.value.first) == [1, 4, 3])
+        #expect(Array(planner.newChunks[1].value.prefix(5)) == [0x04, 0x01, 0x41, 0x01, 0x73])
+        // A version-3 record is refused as unsupported, not misread.
+        var future = Array(bytes.dropLast(8))
+        future[0] = 3
+        let sealed = future + withUnsafeBytes(of: ContentHash.checksum(future, seed: 1).littleEndian) { Array($0) }
+        #expect(throws: RevisionRecordBody.Failure.unsupportedVersion(3)) {
+            try sealed.withUnsafeBytes { try RevisionRecordBody(decoding: $0, revision: 1) }
+        }
+    }
+
     @Test("chunks round-trip and check their kind")
     func chunks() throws {
         let samples: [Chunk] = [
             .items([.init(id: "a", summary: "A"), .init(id: "b"), .init(id: "", summary: "")]),
-            .section(title: "Section", itemCount: 3, itemChunks: [1, 1 << 40]),
-            .section(title: "", itemCount: 0, itemChunks: []),
+            .section(title: "Section", summary: nil, itemCount: 3, itemChunks: [1, 1 << 40]),
+            .section(title: "", summary: nil, itemCount: 0, itemChunks: []),
+            .section(title: "Today", summary: "3 unread", itemCount: 3, itemChunks: [1, 1 << 40]),
+            .section(title: "", summary: "", itemCount: 0, itemChunks: []),
             .sections([5, 6, 7]),
         ]
         for chunk in samples {
@@ -278,7 +312,8 @@ struct RecordFormatTests {
         var base = planner.store(first, reusing: .empty)
         // The new item chunk, then the new section chunk naming it, then the new run naming that.
         let newItemChunk = planner.nextID
-        let newSection = Chunk.section(title: second.sections[0].title, itemCount: 1, itemChunks: [newItemChunk])
+        let newSection = Chunk.section(
+            title: second.sections[0].title, summary: nil, itemCount: 1, itemChunks: [newItemChunk])
         base.sections[0].chunk.fingerprint = ContentHash.fingerprint(newSection.content)
         let newRun = Chunk.sections([newItemChunk + 1])
         base.runs[0].fingerprint = ContentHash.fingerprint(newRun.content)

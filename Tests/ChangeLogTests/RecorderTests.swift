@@ -7,11 +7,24 @@ import Testing
 
 /// A data source whose list is a snapshot the test sets. It answers consistently, as
 /// `ListDataSource` asks: titles and summaries come from the state the last `identifiers()`
-/// call served.
+/// call served. With `reloads`, an updated item whose identifier ends in an even digit asks
+/// for a reload, every other update for a reconfigure.
 private final class SettableDataSource: ListDataSource {
     typealias ItemID = String
     typealias Summary = String
+    typealias SectionSummary = String
     typealias Item = String
+
+    let reloads: Bool
+
+    init(reloads: Bool = false) {
+        self.reloads = reloads
+    }
+
+    nonisolated func updateKind(of id: String, from oldSummary: String?, to newSummary: String?) -> ItemUpdateKind {
+        guard reloads, let last = id.unicodeScalars.last, ("0"..."9").contains(last) else { return .reconfigure }
+        return last.value % 2 == 0 ? .reload : .reconfigure
+    }
 
     private struct State {
         var current = LogSnapshot()
@@ -43,6 +56,12 @@ private final class SettableDataSource: ListDataSource {
         }
     }
 
+    func sectionSummary(forTitle title: String) -> String? {
+        state.withLock { state in
+            state.served.sectionOffset(titled: title).flatMap { state.served.sections[$0].summary }
+        }
+    }
+
     func item(for id: String) async throws -> String { id }
 }
 
@@ -50,9 +69,11 @@ private final class SettableDataSource: ListDataSource {
 @MainActor
 private final class UpdateCollector: ListAdapterObserver {
     typealias DataSource = SettableDataSource
-    var updates: [ListAdapterUpdate<String, String>] = []
+    var updates: [ListAdapterUpdate<String, String, String>] = []
 
-    func listAdapter(_ adapter: ListAdapter<SettableDataSource>, didUpdate update: ListAdapterUpdate<String, String>) {
+    func listAdapter(
+        _ adapter: ListAdapter<SettableDataSource>, didUpdate update: ListAdapterUpdate<String, String, String>
+    ) {
         updates.append(update)
     }
 }
@@ -92,7 +113,7 @@ struct RecorderTests {
     /// Checks that the log's revisions after `offset` are the delivered updates, one each, in
     /// order, with the adapter's changes (but for the first one when the log had revisions before).
     private func expectRecorded(
-        _ updates: [ListAdapterUpdate<String, String>], in log: ChangeLog, after offset: UInt64
+        _ updates: [ListAdapterUpdate<String, String, String>], in log: ChangeLog, after offset: UInt64
     ) throws {
         #expect(try log.latestRevision == offset + UInt64(updates.count))
         for (index, update) in updates.enumerated() {
@@ -134,6 +155,62 @@ struct RecorderTests {
         let report = try await log.verify()
         #expect(report.isValid, "\(report)")
         #expect(report.revisionsChecked == updates.count)
+    }
+
+    @Test("section summaries a data source states are recorded, with their updates, and the log verifies")
+    func recordsSectionSummaries() async throws {
+        let directory = TemporaryLog()
+        let log = try ChangeLog(path: directory.path)
+        let dataSource = SettableDataSource()
+        let adapter = ListAdapter(dataSource: dataSource)
+        let collector = UpdateCollector()
+        adapter.addObserver(collector)
+        let recorder = ChangeLogRecorder(adapter: adapter, log: log) { ["generation": String($0.generation)] }
+        for snapshot in RandomHistory.snapshots(seed: 24, count: 60) {
+            // A header that counts its items, shown for odd counts only: it changes, appears and goes.
+            let sections = snapshot.sections.map { section in
+                LogSnapshot.Section(
+                    title: section.title, summary: section.items.count % 2 == 1 ? "\(section.items.count)" : nil,
+                    items: section.items)
+            }
+            dataSource.set(try LogSnapshot(sections: sections))
+            await adapter.invalidateAndWait()
+        }
+        try await recorder.waitUntilRecorded()
+        let updates = collector.updates
+        #expect(updates.contains { !$0.changes.updatedSections.isEmpty })
+        try expectRecorded(updates, in: log, after: 0)
+        #expect(try await log.verify().isValid)
+    }
+
+    @Test("reloads a data source asks for are recorded: version-2 records with kinds, read back as delivered")
+    func recordsReloads() async throws {
+        let directory = TemporaryLog()
+        let log = try ChangeLog(path: directory.path)
+        let dataSource = SettableDataSource(reloads: true)
+        let adapter = ListAdapter(dataSource: dataSource)
+        let collector = UpdateCollector()
+        adapter.addObserver(collector)
+        let recorder = ChangeLogRecorder(adapter: adapter, log: log) { ["generation": String($0.generation)] }
+        for snapshot in RandomHistory.snapshots(seed: 31, count: 60) {
+            dataSource.set(snapshot)
+            await adapter.invalidateAndWait()
+        }
+        try await recorder.waitUntilRecorded()
+        let updates = collector.updates
+        let withReloads = updates.filter { $0.changes.updatedItems.contains { $0.kind == .reload } }
+        #expect(!withReloads.isEmpty)
+        try expectRecorded(updates, in: log, after: 0)
+        // A revision with a reload is a version-2 record; one without any section summary or
+        // reload stays version 1.
+        let versions = try SectionSummaryLogTests.versions(of: log)
+        for (update, version) in zip(updates, versions) {
+            let hasReload = update.changes.updatedItems.contains { $0.kind == .reload }
+            let hasSectionSummaries =
+                update.newSnapshot.sections.contains { $0.summary != nil } || !update.changes.updatedSections.isEmpty
+            #expect(version == (hasReload || hasSectionSummaries ? 2 : 1), "generation \(update.generation)")
+        }
+        #expect(try await log.verify().isValid)
     }
 
     @Test("a log that already has revisions: the first update is appended with changes the log computes")

@@ -16,7 +16,7 @@ private struct RecordingRenderer: ListRenderer {
     }
 
     var events: [Event] = []
-    var view = StrictListView<String, String>(strictness: .format)
+    var view = StrictListView<String, String, String>(strictness: .format)
 
     mutating func reloadData(_ snapshot: LogSnapshot) {
         events.append(.reload(snapshot))
@@ -38,7 +38,7 @@ struct ChangeLogReplayTests {
             let snapshots = RandomHistory.snapshots(seed: seed, count: 50)
             try await appendAll(snapshots, to: log)
 
-            var view = StrictListView<String, String>(strictness: .format)
+            var view = StrictListView<String, String, String>(strictness: .format)
             var applying: [UInt64] = []
             var progress: [UInt64] = []
             let report = try await log.replay(
@@ -133,12 +133,12 @@ struct ChangeLogReplayTests {
                     .init(title: "A", items: [.init(id: "b"), .init(id: "c"), .init(id: "a", summary: "y")])
                 ]))
             #expect(!appended.changes.movedItems.isEmpty && !appended.changes.updatedItems.isEmpty)
-            var renderer = UIKitStrictRenderer<String, String>()
+            var renderer = UIKitStrictRenderer<String, String, String>()
             let report = try await log.replay(into: &renderer)
             #expect(report.refusal == nil)
             #expect(report.batchesApplied == 2)
             #expect(renderer.view.snapshot == (try log.snapshot(at: 2)))
-            var bare = StrictListView<String, String>()
+            var bare = StrictListView<String, String, String>()
             let refused = try await log.replay(into: &bare)
             #expect(refused.refusal?.revision == 2)
         }
@@ -158,12 +158,12 @@ struct ChangeLogReplayTests {
             try await appendAll(RandomHistory.snapshots(seed: 17, count: 3), to: log)
 
             // What the validator says about that batch on its own.
-            var witness = StrictListView<String, String>(strictness: .format, showing: previous)
+            var witness = StrictListView<String, String, String>(strictness: .format, showing: previous)
             let expected = #expect(throws: BatchUpdateError.self) {
                 try witness.performBatchUpdates(broken, resultingIn: next)
             }
 
-            var view = StrictListView<String, String>(strictness: .format)
+            var view = StrictListView<String, String, String>(strictness: .format)
             var applying: [UInt64] = []
             var progress: [UInt64] = []
             let report = try await log.replay(
@@ -194,7 +194,7 @@ struct ChangeLogReplayTests {
             _ = try await log.append(first)
             let stored = try snapshot([("A", ["a", "b", "c"])])
             _ = try await log.append(stored, changes: first.changes(to: try snapshot([("A", ["b", "a", "c"])])))
-            var view = StrictListView<String, String>(strictness: .format)
+            var view = StrictListView<String, String, String>(strictness: .format)
             let report = try await log.replay(into: &view)
             #expect(report.refusal?.revision == 2)
             #expect(

@@ -20,7 +20,7 @@ struct RevisionRecordJSONTests {
                 + #""snapshot":{"sections":[{"title":"Section One","items":[{"id":"item_a","summary":"Title A"},"#
                 + #"{"id":"item_c"}]}]},"changes":{"sections":{"deleted":[],"inserted":[{"index":0,"#
                 + #""title":"Section One","items":[{"id":"item_a","summary":"Title A"},{"id":"item_c"}]}],"#
-                + #""moved":[]},"items":{"deleted":[],"inserted":[],"moved":[],"updated":[]}}}"#)
+                + #""moved":[],"updated":[]},"items":{"deleted":[],"inserted":[],"moved":[],"updated":[]}}}"#)
         let keys = ["\"revision\"", "\"time\"", "\"meta\"", "\"snapshot\"", "\"changes\""]
         let positions = keys.map { line.range(of: $0)!.lowerBound }
         #expect(positions == positions.sorted())

@@ -37,10 +37,10 @@ struct TypedLogTests {
         try await withTemporaryDirectory { directory in
             let log = try ChangeLog(path: directory + "/log")
             let (first, second) = (UUID(), UUID())
-            let old = try ListSnapshot<Int, UUID>(sections: [
+            let old = try ListSnapshot<Int, UUID, Never>(sections: [
                 .init(title: "Open", items: [.init(id: 7, summary: first), .init(id: -3)])
             ])
-            let new = try ListSnapshot<Int, UUID>(sections: [
+            let new = try ListSnapshot<Int, UUID, Never>(sections: [
                 .init(title: "Open", items: [.init(id: -3, summary: second), .init(id: 12)]),
                 .init(title: "Done", items: [.init(id: 7, summary: first)]),
             ])
@@ -55,7 +55,9 @@ struct TypedLogTests {
             #expect(try record.changes(as: Int.self, summary: UUID.self) == old.changes(to: new))
             #expect(try log.snapshot(at: 1, as: Int.self, summary: UUID.self) == old)
             // Strings read as strings, unchanged.
-            #expect(try record.snapshot(as: String.self, summary: String.self) == record.snapshot)
+            #expect(
+                try record.snapshot(as: String.self, summary: String.self, sectionSummary: String.self)
+                    == record.snapshot)
             #expect(try await log.verify().isValid)
         }
     }
@@ -64,8 +66,10 @@ struct TypedLogTests {
     func typedEntries() async throws {
         try await withTemporaryDirectory { directory in
             let log = try ChangeLog(path: directory + "/log")
-            let first = try ListSnapshot<UInt16, Int>(sections: [.init(title: "", items: [.init(id: 1, summary: -1)])])
-            let second = try ListSnapshot<UInt16, Int>(sections: [
+            let first = try ListSnapshot<UInt16, Int, Never>(sections: [
+                .init(title: "", items: [.init(id: 1, summary: -1)])
+            ])
+            let second = try ListSnapshot<UInt16, Int, Never>(sections: [
                 .init(title: "", items: [.init(id: 2), .init(id: 1, summary: 4)])
             ])
             let appended = try await log.append(contentsOf: [
@@ -126,7 +130,7 @@ struct TypedLogTests {
     func unconvertibleSummary() async throws {
         try await withTemporaryDirectory { directory in
             let log = try ChangeLog(path: directory + "/log")
-            let typed = try ListSnapshot<TicketID, Status>(sections: [
+            let typed = try ListSnapshot<TicketID, Status, Never>(sections: [
                 .init(title: "", items: [.init(id: TicketID(1), summary: .open), .init(id: TicketID(2))])
             ])
             _ = try await log.append(typed)
@@ -145,7 +149,7 @@ struct TypedLogTests {
     func lossyConformanceRefused() async throws {
         try await withTemporaryDirectory { directory in
             let log = try ChangeLog(path: directory + "/log")
-            let lossy = try ListSnapshot<Careless, String>(sections: [
+            let lossy = try ListSnapshot<Careless, String, Never>(sections: [
                 .init(title: "", items: [.init(id: Careless(1)), .init(id: Careless(2))])
             ])
             let error = await #expect(throws: ChangeLogError.self) { try await log.append(lossy) }

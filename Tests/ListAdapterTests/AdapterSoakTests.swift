@@ -31,7 +31,7 @@ struct AdapterSoakTests {
         // FORMAT.md's rules, and UIKit's with the updates of moved items deferred as a UIKit
         // renderer must: both must accept every batch.
         let formatConnector = ListConnector(
-            adapter: adapter, renderer: StrictListView<String, String>(strictness: .format))
+            adapter: adapter, renderer: StrictListView<String, String, String>(strictness: .format))
         let uiKitConnector = ListConnector(adapter: adapter, renderer: UIKitStyleRenderer())
 
         // Registered after the connectors, so it runs once both have applied the update.

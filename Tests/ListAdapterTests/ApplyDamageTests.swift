@@ -77,7 +77,7 @@ struct ApplyDamageTests {
             let old = RandomSnapshots.snapshot(using: &rng)
             let new = RandomSnapshots.successor(of: old, using: &rng)
             let changes = Self.damage(old.changes(to: new), using: &rng)
-            var view = StrictListView<String, String>(strictness: .format, showing: old)
+            var view = StrictListView<String, String, String>(strictness: .format, showing: old)
             do {
                 let result = try old.applying(changes)
                 accepted += 1

@@ -17,7 +17,8 @@ struct CodingTests {
     static let formatChanges = """
         {"sections": {"deleted": [2],
                       "inserted": [{"index": 0, "title": "New", "items": [{"id": "x", "summary": "s"}]}],
-                      "moved": [{"from": 0, "to": 3}]},
+                      "moved": [{"from": 0, "to": 3}],
+                      "updated": [{"from": 1, "to": 1, "summary": "h"}]},
          "items": {"deleted": [[1, 4]],
                    "inserted": [{"at": [1, 0], "id": "y", "summary": "t"}],
                    "moved": [{"from": [1, 2], "to": [2, 5]}],
@@ -32,7 +33,7 @@ struct CodingTests {
     @Test("FORMAT.md's snapshot decodes, keeps meta, and encodes with keys in FORMAT.md's order")
     func snapshotRoundTrip() throws {
         let annotated = try JSONDecoder().decode(
-            AnnotatedSnapshot<String, String>.self, from: Data(Self.formatSnapshot.utf8))
+            AnnotatedSnapshot<String, String, String>.self, from: Data(Self.formatSnapshot.utf8))
         #expect(annotated.meta == ["commit": "3f2a9c"])
         #expect(annotated.snapshot.sections.map(\.title) == ["Section One", "Section Two"])
         #expect(annotated.snapshot.item(at: ItemPath(section: 0, item: 1)) == .init(id: "item_c", summary: nil))
@@ -59,6 +60,7 @@ struct CodingTests {
                 .init(index: 0, section: .init(title: "New", items: [.init(id: "x", summary: "s")]))
             ])
         #expect(changes.movedSections == [.init(from: 0, to: 3)])
+        #expect(changes.updatedSections == [.init(from: 1, to: 1, summary: "h")])
         #expect(changes.deletedItems == [ItemPath(section: 1, item: 4)])
         #expect(changes.insertedItems == [.init(at: ItemPath(section: 1, item: 0), id: "y", summary: "t")])
         #expect(changes.movedItems == [.init(from: ItemPath(section: 1, item: 2), to: ItemPath(section: 2, item: 5))])
@@ -71,8 +73,18 @@ struct CodingTests {
         #expect(try roundTrip(changes))
         #expect(
             StringChanges().formatJSON()
-                == #"{"sections":{"deleted":[],"inserted":[],"moved":[]},"items":{"deleted":[],"inserted":[],"moved":[],"updated":[]}}"#
+                == #"{"sections":{"deleted":[],"inserted":[],"moved":[],"updated":[]},"items":{"deleted":[],"inserted":[],"moved":[],"updated":[]}}"#
         )
+        // A version-1 changes object has no section updates; it reads as having none.
+        let versionOne = """
+            {"sections": {"deleted": [2], "inserted": [{"index": 0, "title": "New", "items": [{"id": "x", "summary": "s"}]}],
+                          "moved": [{"from": 0, "to": 3}]},
+             "items": {"deleted": [[1, 4]], "inserted": [{"at": [1, 0], "id": "y", "summary": "t"}],
+                       "moved": [{"from": [1, 2], "to": [2, 5]}], "updated": [{"from": [1, 3], "to": [1, 1], "summary": "u"}]}}
+            """
+        var withoutSectionUpdates = changes
+        withoutSectionUpdates.updatedSections = []
+        #expect(try JSONDecoder().decode(StringChanges.self, from: Data(versionOne.utf8)) == withoutSectionUpdates)
     }
 
     @Test("unknown keys are ignored on input")
@@ -86,7 +98,8 @@ struct CodingTests {
     func unknownKeysInChanges() throws {
         let json = """
             {"v": 2, "sections": {"deleted": [2], "renamed": [], "inserted": [{"index": 0, "title": "New", "x": 1,
-              "items": [{"id": "x", "summary": "s", "y": {}}]}], "moved": [{"from": 0, "to": 3, "z": null}]},
+              "items": [{"id": "x", "summary": "s", "y": {}}]}], "moved": [{"from": 0, "to": 3, "z": null}],
+              "updated": [{"from": 1, "to": 1, "summary": "h", "old": "g"}]},
              "items": {"deleted": [[1, 4]], "inserted": [{"at": [1, 0], "id": "y", "summary": "t", "w": [1]}],
               "moved": [{"from": [1, 2], "to": [2, 5], "q": "r"}], "reloaded": [[0, 0]],
               "updated": [{"from": [1, 3], "to": [1, 1], "summary": "u", "old": "v"}]}}
@@ -94,7 +107,7 @@ struct CodingTests {
         let changes = try JSONDecoder().decode(StringChanges.self, from: Data(json.utf8))
         #expect(changes == (try JSONDecoder().decode(StringChanges.self, from: Data(Self.formatChanges.utf8))))
         let annotated = try JSONDecoder().decode(
-            AnnotatedSnapshot<String, String>.self,
+            AnnotatedSnapshot<String, String, String>.self,
             from: Data(#"{"meta": {"k": "v"}, "note": [1], "sections": [{"title": "A", "n": 1, "items": []}]}"#.utf8))
         #expect(annotated == AnnotatedSnapshot(meta: ["k": "v"], snapshot: makeSnapshot([("A", [])])))
     }
@@ -119,7 +132,7 @@ struct CodingTests {
             updatedItems: [.init(from: ItemPath(section: 0, item: 1), to: ItemPath(section: 0, item: 2), summary: nil)])
         #expect(
             changes.formatJSON()
-                == #"{"sections":{"deleted":[],"inserted":[],"moved":[]},"items":{"deleted":[],"#
+                == #"{"sections":{"deleted":[],"inserted":[],"moved":[],"updated":[]},"items":{"deleted":[],"#
                 + #""inserted":[{"at":[0,0],"id":"y"}],"moved":[],"updated":[{"from":[0,1],"to":[0,2]}]}}"#)
         #expect(try JSONDecoder().decode(StringChanges.self, from: Data(changes.formatJSON().utf8)) == changes)
         // The update without a summary takes the summary away.
@@ -130,7 +143,7 @@ struct CodingTests {
     @Test("a null summary reads as none, in snapshots and in changes")
     func nullSummaries() throws {
         let snapshot = try JSONDecoder().decode(
-            ListSnapshot<String, String>.self,
+            ListSnapshot<String, String, String>.self,
             from: Data(#"{"sections":[{"title":"A","items":[{"id":"a","summary":null},{"id":"b"}]}]}"#.utf8))
         #expect(snapshot == makeSnapshot([("A", ["a", "b"])]))
         let changes = try JSONDecoder().decode(

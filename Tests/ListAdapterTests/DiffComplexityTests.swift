@@ -33,14 +33,18 @@ struct DiffComplexityTests {
         let count = 20_000
         var rng = SeededGenerator(seed: 7)
         var ids = (0..<count).map(CountingID.init)
-        let old = try ListSnapshot<CountingID, Int>(sections: [.init(title: "", items: ids.map { .init(id: $0) })])
+        let old = try ListSnapshot<CountingID, Int, Never>(sections: [
+            .init(title: "", items: ids.map { .init(id: $0) })
+        ])
         // 10% moved (shuffled in place), 10% deleted, 10% inserted.
         ids.removeLast(count / 10)
         for _ in 0..<(count / 20) {
             ids.swapAt(Int.random(in: 0..<ids.count, using: &rng), Int.random(in: 0..<ids.count, using: &rng))
         }
         ids += (count..<(count + count / 10)).map(CountingID.init)
-        let new = try ListSnapshot<CountingID, Int>(sections: [.init(title: "", items: ids.map { .init(id: $0) })])
+        let new = try ListSnapshot<CountingID, Int, Never>(sections: [
+            .init(title: "", items: ids.map { .init(id: $0) })
+        ])
 
         CountingID.reset()
         let changes = old.changes(to: new)
@@ -55,8 +59,10 @@ struct DiffComplexityTests {
     @Test("items that keep their place cost an identifier comparison, not a hash")
     func unchangedListHashesNothing() throws {
         let ids = (0..<5_000).map(CountingID.init)
-        let old = try ListSnapshot<CountingID, Int>(sections: [.init(title: "", items: ids.map { .init(id: $0) })])
-        let new = try ListSnapshot<CountingID, Int>(sections: [
+        let old = try ListSnapshot<CountingID, Int, Never>(sections: [
+            .init(title: "", items: ids.map { .init(id: $0) })
+        ])
+        let new = try ListSnapshot<CountingID, Int, Never>(sections: [
             .init(title: "", items: ids.map { .init(id: $0, summary: 1) })
         ])
         CountingID.reset()

@@ -25,7 +25,7 @@ struct DiffPropertyTests {
             let changes = old.changes(to: new)
             expectNoError {
                 #expect(try old.applying(changes) == new, "apply(old, diff) differs from new")
-                var formatView = StrictListView<String, String>(strictness: .format)
+                var formatView = StrictListView<String, String, String>(strictness: .format)
                 formatView.reloadData(old)
                 try formatView.performBatchUpdates(changes, resultingIn: new)
                 #expect(formatView.snapshot == new)
@@ -143,7 +143,7 @@ struct DiffPropertyTests {
             changes.movedSections.shuffle(using: &shuffler)
             expectNoError {
                 #expect(try old.applying(changes) == new)
-                var view = StrictListView<String, String>(strictness: .format, showing: old)
+                var view = StrictListView<String, String, String>(strictness: .format, showing: old)
                 try view.performBatchUpdates(changes, resultingIn: new)
                 #expect(view.snapshot == new)
             }

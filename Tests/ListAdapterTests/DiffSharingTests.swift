@@ -16,7 +16,7 @@ struct DiffSharingTests {
         return try StringSnapshot(
             sections: snapshot.sections.map { section in
                 .init(
-                    title: copy(section.title),
+                    title: copy(section.title), summary: section.summary.map(copy),
                     items: section.items.map { .init(id: copy($0.id), summary: $0.summary.map(copy)) })
             })
     }
@@ -72,12 +72,12 @@ struct DiffSharingTests {
         init(_ description: String) { self.description = description }
     }
 
-    /// `snapshot` with `Opaque` identifiers and summaries.
-    static func opaque(_ snapshot: StringSnapshot) throws -> ListSnapshot<Opaque, Opaque> {
+    /// `snapshot` with `Opaque` identifiers and summaries (of items and sections).
+    static func opaque(_ snapshot: StringSnapshot) throws -> ListSnapshot<Opaque, Opaque, Opaque> {
         try ListSnapshot(
             sections: snapshot.sections.map { section in
                 .init(
-                    title: section.title,
+                    title: section.title, summary: section.summary.map(Opaque.init),
                     items: section.items.map { .init(id: Opaque($0.id), summary: $0.summary.map(Opaque.init)) })
             })
     }
@@ -113,7 +113,7 @@ struct DiffSharingTests {
 
     @Test("for other types, only a section's shared storage is a shortcut; items are compared with ==")
     func otherTypes() throws {
-        typealias Snapshot = ListSnapshot<Int, Double>
+        typealias Snapshot = ListSnapshot<Int, Double, Never>
         let old = try Snapshot(sections: [
             .init(title: "shared", items: [.init(id: 1, summary: .nan), .init(id: 2, summary: 1)]),
             .init(title: "edited", items: [.init(id: 3, summary: .nan), .init(id: 4, summary: 2)]),
@@ -125,7 +125,7 @@ struct DiffSharingTests {
         // The shared section is skipped; in the edited one, NaN != NaN makes item 3 an update.
         #expect(changes.updatedItems.map(\.to) == [ItemPath(section: 1, item: 0), ItemPath(section: 1, item: 1)])
         #expect(changes.insertedItems.isEmpty && changes.deletedItems.isEmpty && changes.movedItems.isEmpty)
-        #expect(!ListSnapshot<Int, Double>.Item.comparesByBits)
+        #expect(!ListSnapshot<Int, Double, Never>.Item.comparesByBits)
         #expect(StringSnapshot.Item.comparesByBits)
     }
 }

@@ -18,7 +18,7 @@ final class FeedModel: ListSource {
     /// The feed as a flat list, grouped by section title.
     var posts: [Post]?
 
-    func contents() -> ListContents<String, String> {
+    func contents() -> ListContents<String, String, String> {
         guard let posts else { return ListContents(sections: sections) }
         return ListContents(posts, id: \.id, sectionTitle: \.section, summary: \.summary)
     }
@@ -29,11 +29,12 @@ final class FeedModel: ListSource {
 /// An observer of any kind of source that keeps every update and failure it gets.
 @MainActor
 final class OutcomeLog<DataSource: ListSource>: ListAdapterObserver {
-    var updates: [ListAdapterUpdate<DataSource.ItemID, DataSource.Summary>] = []
+    var updates: [ListAdapterUpdate<DataSource.ItemID, DataSource.Summary, DataSource.SectionSummary>] = []
     var failures: [ListAdapterError] = []
 
     func listAdapter(
-        _ adapter: ListAdapter<DataSource>, didUpdate update: ListAdapterUpdate<DataSource.ItemID, DataSource.Summary>
+        _ adapter: ListAdapter<DataSource>,
+        didUpdate update: ListAdapterUpdate<DataSource.ItemID, DataSource.Summary, DataSource.SectionSummary>
     ) {
         updates.append(update)
     }
@@ -223,8 +224,8 @@ struct DuplicatePolicyTests {
 
     @Test("an applied snapshot has nothing to drop")
     func appliedSnapshot() async throws {
-        let adapter = ListAdapter(dataSource: SnapshotSource<String, String>(), duplicatePolicy: .keepFirst)
-        let log = OutcomeLog<SnapshotSource<String, String>>()
+        let adapter = ListAdapter(dataSource: SnapshotSource<String, String, String>(), duplicatePolicy: .keepFirst)
+        let log = OutcomeLog<SnapshotSource<String, String, String>>()
         adapter.addObserver(log)
         await adapter.applyAndWait(makeSnapshot([("A", ["a"])]))
         #expect(log.updates.map(\.droppedDuplicates) == [[]])

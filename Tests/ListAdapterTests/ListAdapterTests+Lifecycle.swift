@@ -10,7 +10,7 @@ extension ListAdapterTests {
         let source = MutableDataSource(makeSnapshot([("A", ["a"])]))
         let adapter = ListAdapter(dataSource: source)
         let observer = RecordingObserver<MutableDataSource>()
-        var stream: AsyncStream<ListAdapterUpdate<String, String>>?
+        var stream: AsyncStream<ListAdapterUpdate<String, String, String>>?
         var base: StringSnapshot?
         observer.onUpdate = { [unowned adapter] _ in
             guard stream == nil else { return }
@@ -65,7 +65,7 @@ extension ListAdapterTests {
         let mismatch = #expect(throws: ListChangesError.self) { try old.applying(mismatched) }
         #expect((mismatch?.message.utf8.count ?? .max) < 1_000)
 
-        var view = StrictListView<String, String>(showing: old)
+        var view = StrictListView<String, String, String>(showing: old)
         let differ = #expect(throws: BatchUpdateError.self) {
             try view.performBatchUpdates(StringChanges(), resultingIn: makeSnapshot([("A", ["b", huge])]))
         }

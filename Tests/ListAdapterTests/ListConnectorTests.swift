@@ -35,7 +35,7 @@ struct RecordingRenderer: ListRenderer {
 /// The renderer a UIKit app writes: the batch without updates of moved items, then those updates
 /// as reconfigures. It wraps a UIKit-strict validator.
 struct UIKitStyleRenderer: ListRenderer {
-    var view = StrictListView<String, String>(strictness: .uiKit)
+    var view = StrictListView<String, String, String>(strictness: .uiKit)
 
     mutating func reloadData(_ snapshot: StringSnapshot) {
         view.reloadData(snapshot)
@@ -140,7 +140,8 @@ struct ListConnectorTests {
         let after = makeSnapshot([("Today", ["b"]), ("Archive", ["c", "a=2"])])
         let source = MutableDataSource(before)
         let adapter = ListAdapter(dataSource: source)
-        let connector = ListConnector(adapter: adapter, renderer: StrictListView<String, String>(strictness: .uiKit))
+        let connector = ListConnector(
+            adapter: adapter, renderer: StrictListView<String, String, String>(strictness: .uiKit))
         var reported: [any Error] = []
         connector.onRendererError = { reported.append($0) }
         connector.ready()
@@ -181,7 +182,8 @@ struct ListConnectorTests {
         let source = MutableDataSource(Self.first)
         let adapter = ListAdapter(dataSource: source)
         await adapter.invalidateAndWait()
-        let connector = ListConnector(adapter: adapter, renderer: StrictListView<String, String>(strictness: .format))
+        let connector = ListConnector(
+            adapter: adapter, renderer: StrictListView<String, String, String>(strictness: .format))
         connector.ready()
         #expect(connector.renderer.snapshot == Self.first)
         #expect(connector.generation == 1)

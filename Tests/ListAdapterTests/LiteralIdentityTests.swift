@@ -20,7 +20,7 @@ struct LiteralIdentityTests {
         #expect(Set(spellings).count == 1)  // To Swift's `==`, one string.
         #expect(Set(spellings.map(LiteralKey.init)).count == spellings.count)
         #expect(Set(spellings.map { LiteralKey($0).hashValue }).count == spellings.count)
-        let snapshot = try ListSnapshot<String, String>(sections: [
+        let snapshot = try ListSnapshot<String, String, String>(sections: [
             .init(title: "A", items: spellings.map { .init(id: $0) })
         ])
         #expect(snapshot.itemCount == spellings.count)
@@ -38,7 +38,8 @@ struct LiteralIdentityTests {
                 #expect(same == first.utf8.elementsEqual(second.utf8))
                 if same { #expect(LiteralKey(first).hashValue == LiteralKey(second).hashValue) }
                 let items = (
-                    ListSnapshot<String, String>.Item(id: first), ListSnapshot<String, String>.Item(id: second)
+                    ListSnapshot<String, String, String>.Item(id: first),
+                    ListSnapshot<String, String, String>.Item(id: second)
                 )
                 #expect((items.0 == items.1) == same)
                 if same { #expect(items.0.hashValue == items.1.hashValue) }
@@ -46,7 +47,7 @@ struct LiteralIdentityTests {
         }
         // Other identifier types keep their own equality: 1 and 1.0 as Double are one value.
         #expect(LiteralKey(1.0) == LiteralKey(1.0 as Double))
-        #expect(ListSnapshot<Int, Int>.Item(id: 1, summary: 2) == .init(id: 1, summary: 2))
-        #expect(ListSnapshot<Int, Int>.Item(id: 1, summary: 2) != .init(id: 1, summary: 3))
+        #expect(ListSnapshot<Int, Int, Never>.Item(id: 1, summary: 2) == .init(id: 1, summary: 2))
+        #expect(ListSnapshot<Int, Int, Never>.Item(id: 1, summary: 2) != .init(id: 1, summary: 3))
     }
 }

@@ -24,10 +24,11 @@ final class ThreadLog: Sendable {
 /// An observer of any kind of source that keeps every update it gets.
 @MainActor
 final class UpdateLog<DataSource: ListSource>: ListAdapterObserver {
-    var updates: [ListAdapterUpdate<DataSource.ItemID, DataSource.Summary>] = []
+    var updates: [ListAdapterUpdate<DataSource.ItemID, DataSource.Summary, DataSource.SectionSummary>] = []
 
     func listAdapter(
-        _ adapter: ListAdapter<DataSource>, didUpdate update: ListAdapterUpdate<DataSource.ItemID, DataSource.Summary>
+        _ adapter: ListAdapter<DataSource>,
+        didUpdate update: ListAdapterUpdate<DataSource.ItemID, DataSource.Summary, DataSource.SectionSummary>
     ) {
         updates.append(update)
     }
@@ -49,7 +50,7 @@ final class TodoModel: ListSource {
 
     init(_ todos: [Todo] = []) { self.todos = todos }
 
-    func contents() -> ListContents<Int, String> {
+    func contents() -> ListContents<Int, String, Never> {
         contentsCalls += 1
         contentsThreads.note()
         let identifierThreads = self.identifierThreads
@@ -133,7 +134,7 @@ final class FaultyModel: ListSource {
     var ids: [String] = ["a", "b", "a"]
     var failure: DataSourceFailure?
 
-    func contents() throws -> ListContents<String, String> {
+    func contents() throws -> ListContents<String, String, String> {
         if let failure { throw failure }
         return ListContents(identifiers: ids, sectionTitle: { $0 == "b" ? "B" : nil })
     }
@@ -167,7 +168,7 @@ extension MainActorSourceTests {
 @MainActor
 @Suite("Snapshots applied to the adapter")
 struct AppliedSnapshotTests {
-    typealias Snapshot = ListSnapshot<Int, String>
+    typealias Snapshot = ListSnapshot<Int, String, Never>
 
     static func snapshot(_ ids: [Int], title: String = "") -> Snapshot {
         try! Snapshot(sections: [.init(title: title, items: ids.map { .init(id: $0, summary: "s\($0)") })])
@@ -175,9 +176,9 @@ struct AppliedSnapshotTests {
 
     @Test("each snapshot applied and waited for is one update, observed as invalidations are")
     func applyAndWait() async throws {
-        let source = SnapshotSource<Int, String>()
+        let source = SnapshotSource<Int, String, Never>()
         let adapter = ListAdapter(dataSource: source)
-        let observer = UpdateLog<SnapshotSource<Int, String>>()
+        let observer = UpdateLog<SnapshotSource<Int, String, Never>>()
         adapter.addObserver(observer)
         let states = [[1], [1, 2], [2, 3], [3]]
         for ids in states { await adapter.applyAndWait(Self.snapshot(ids)) }
@@ -196,8 +197,8 @@ struct AppliedSnapshotTests {
 
     @Test("snapshots applied in one main-actor job merge into one update with the last one")
     func appliedSnapshotsMerge() async {
-        let adapter = ListAdapter(dataSource: SnapshotSource<Int, String>())
-        let observer = UpdateLog<SnapshotSource<Int, String>>()
+        let adapter = ListAdapter(dataSource: SnapshotSource<Int, String, Never>())
+        let observer = UpdateLog<SnapshotSource<Int, String, Never>>()
         adapter.addObserver(observer)
         for count in 1...5 { adapter.apply(Self.snapshot(Array(1...count))) }
         await adapter.waitUntilIdle()

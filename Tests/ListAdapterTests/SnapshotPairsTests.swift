@@ -6,7 +6,8 @@ import Testing
 /// The pairs the diff's property checks draw, and the steps that shrink a failing one.
 @Suite("Snapshot pairs for property checks")
 struct SnapshotPairsTests {
-    /// What every shrinking step lowers: titles + ids + 3 × differing summaries + summaries.
+    /// What every shrinking step lowers: titles + ids + 3 × differing summaries + summaries, item
+    /// and section summaries alike.
     static func size(_ pair: SnapshotPair) -> Int {
         var titles = Set(pair.old.sections.map(\.title))
         titles.formUnion(pair.new.sections.map(\.title))
@@ -16,7 +17,12 @@ struct SnapshotPairsTests {
         let oldSummaries = Dictionary(uniqueKeysWithValues: oldItems.map { ($0.id, $0.summary) })
         let differing = newItems.filter { item in oldSummaries[item.id].map { $0 != item.summary } ?? false }.count
         let summaries = (oldItems + newItems).filter { $0.summary != nil }.count
-        return titles.count + ids.count + 3 * differing + summaries
+        let oldSectionSummaries = Dictionary(uniqueKeysWithValues: pair.old.sections.map { ($0.title, $0.summary) })
+        let differingSections = pair.new.sections.filter { section in
+            oldSectionSummaries[section.title].map { $0 != section.summary } ?? false
+        }.count
+        let sectionSummaries = (pair.old.sections + pair.new.sections).filter { $0.summary != nil }.count
+        return titles.count + ids.count + 3 * (differing + differingSections) + summaries + sectionSummaries
     }
 
     /// A pair one step smaller than a failing one, as the property checker asks for until none

@@ -14,7 +14,7 @@ extension StrictListViewTests {
     @Test("splitForUIKit moves the updates of moved items to reconfigures at their N paths")
     func split() {
         let changes = Self.movedOld.changes(to: Self.movedNew)
-        let (batch, reconfigures) = changes.splitForUIKit()
+        let (batch, reconfigures, _) = changes.splitForUIKit()
         #expect(reconfigures == [.init(from: Self.path(1, 0), to: Self.path(1, 0), summary: "2")])
         #expect(batch.updatedItems == [.init(from: Self.path(0, 2), to: Self.path(0, 1), summary: "2")])
         #expect(batch.movedItems == changes.movedItems && batch.deletedItems == changes.deletedItems)
@@ -46,7 +46,7 @@ extension StrictListViewTests {
 
         // By hand: after the batch alone the moved item still shows its old summary.
         var manual = View(showing: Self.movedOld)
-        let (batch, reconfigures) = changes.splitForUIKit()
+        let (batch, reconfigures, _) = changes.splitForUIKit()
         try manual.performBatchUpdates(batch, resultingIn: Self.movedNew)
         #expect(manual.snapshot.item(at: Self.path(1, 0)) == .init(id: "a", summary: "1"))
         try manual.reconfigureItems(reconfigures)
@@ -86,8 +86,8 @@ extension StrictListViewTests {
                 #expect(format.snapshot == new)
 
                 var uiKit = View(showing: old)
-                let (batch, reconfigures) = changes.splitForUIKit()
-                if reconfigures.isEmpty {
+                let (batch, reconfigures, sectionReloads) = changes.splitForUIKit()
+                if reconfigures.isEmpty, sectionReloads.isEmpty {
                     try uiKit.performBatchUpdates(changes, resultingIn: new)
                 } else {
                     movedAndUpdated += 1
@@ -97,6 +97,7 @@ extension StrictListViewTests {
                     #expect(uiKit.snapshot == old)
                     try uiKit.performBatchUpdates(batch, resultingIn: new)
                     try uiKit.reconfigureItems(reconfigures)
+                    try uiKit.reloadSections(sectionReloads)
                 }
                 #expect(uiKit.snapshot == new)
 

@@ -6,7 +6,7 @@ import Testing
 /// nothing, the identifier check beyond UIKit, and updates of moved items.
 @Suite("StrictListView: a simulated UITableView")
 struct StrictListViewTests {
-    typealias View = StrictListView<String, String>
+    typealias View = StrictListView<String, String, String>
 
     static func snapshot(_ sections: [(String, [String])]) -> StringSnapshot { makeSnapshot(sections) }
     static func path(_ section: Int, _ item: Int) -> ItemPath { ItemPath(section: section, item: item) }

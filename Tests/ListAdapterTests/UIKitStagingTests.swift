@@ -8,7 +8,7 @@ import Testing
 /// over random pairs.
 @Suite("Staging for UIKit")
 struct UIKitStagingTests {
-    typealias View = StrictListView<String, String>
+    typealias View = StrictListView<String, String, String>
     typealias Update = StringChanges.ItemUpdate
 
     static func snapshot(_ sections: [(String, [String])]) -> StringSnapshot { makeSnapshot(sections) }
@@ -21,13 +21,15 @@ struct UIKitStagingTests {
         return changes
     }
 
-    /// Performs `stages` in order on `view`, each batch resulting in `new`, then its reconfigures.
+    /// Performs `stages` in order on `view`, each batch resulting in `new`, then its reconfigures
+    /// and its section header updates.
     static func perform(_ stages: [StringChanges.UIKitStage], on view: inout View, resultingIn new: StringSnapshot)
         throws
     {
         for stage in stages {
             try view.performBatchUpdates(stage.batch, resultingIn: new)
             try view.reconfigureItems(stage.reconfigures)
+            try view.reloadSections(stage.sectionUpdates)
         }
     }
 
@@ -151,9 +153,70 @@ struct UIKitStagingTests {
             #expect(view.reconfiguredItemCount == (kind == .reload ? 0 : 1))
 
             // splitForUIKit, which ignores kinds, defers the update too.
-            let (batch, reconfigures) = changes.splitForUIKit()
-            #expect(batch.updatedItems.isEmpty && reconfigures.count == 1)
+            let (batch, reconfigures, sectionReloads) = changes.splitForUIKit()
+            #expect(batch.updatedItems.isEmpty && reconfigures.count == 1 && sectionReloads.isEmpty)
         }
+    }
+
+    // MARK: Rule 4: section header updates after the first batch
+
+    static let headerOld = SectionSummaryTests.snapshot([("A", nil, ["a"]), ("B", "1 unread", ["b=1", "c"])])
+    static let headerNew = SectionSummaryTests.snapshot([("B", "2 unread", ["b=2", "c"]), ("A", nil, ["a"])])
+
+    @Test("a moved-and-updated section: .uiKit refuses it in the batch; the stages update its header after it")
+    func movedAndUpdatedSection() throws {
+        let changes = Self.headerOld.changes(to: Self.headerNew)
+        try #require(changes.updatedSections == [.init(from: 1, to: 0, summary: "2 unread")])
+        var view = View(showing: Self.headerOld)
+        let error = #expect(throws: BatchUpdateError.self) {
+            try view.performBatchUpdates(changes, resultingIn: Self.headerNew)
+        }
+        #expect(error?.code == .updatedSectionMoved)
+        #expect(view.snapshot == Self.headerOld)
+
+        for kind in ItemUpdateKind.allCases {
+            let stages = Self.all(changes, kind).stagedForUIKit()
+            #expect(stages.count == (kind == .reload ? 2 : 1))
+            #expect(stages.allSatisfy { $0.batch.updatedSections.isEmpty })
+            #expect(stages[0].sectionUpdates == [.init(from: 0, to: 0, summary: "2 unread")])
+            var staged = View(showing: Self.headerOld)
+            try Self.perform(stages, on: &staged, resultingIn: Self.headerNew)
+            #expect(staged.snapshot == Self.headerNew)
+            #expect(staged.updatedSectionCount == 1 && staged.batchCount == stages.count)
+        }
+    }
+
+    @Test("a section update that does not move still waits for the batch, which stays the only one")
+    func unmovedSectionUpdate() throws {
+        let old = SectionSummaryTests.snapshot([("A", "old", ["a", "b"])])
+        let new = SectionSummaryTests.snapshot([("A", "new", ["b", "a"])])
+        let changes = old.changes(to: new)
+        let stages = changes.stagedForUIKit()
+        #expect(stages.count == 1)
+        #expect(stages[0].batch.updatedSections.isEmpty && stages[0].batch.movedItems == changes.movedItems)
+        #expect(stages[0].sectionUpdates == [.init(from: 0, to: 0, summary: "new")])
+        var view = View(showing: old)
+        try view.performBatchUpdatesDeferringReconfigures(changes, resultingIn: new)
+        #expect(view.snapshot == new && view.batchCount == 1 && view.updatedSectionCount == 1)
+    }
+
+    @Test("a header update names a shown section by the same offset on both sides, or is refused")
+    func headerUpdateChecks() {
+        let shown = Self.snapshot([("A", ["a"]), ("B", ["b"])])
+        var view = View(showing: shown)
+        let outside = #expect(throws: BatchUpdateError.self) {
+            try view.reloadSections([.init(from: 2, to: 2, summary: "x")])
+        }
+        #expect(outside?.code == .sectionOutOfBounds)
+        let crossed = #expect(throws: BatchUpdateError.self) {
+            try view.reloadSections([.init(from: 0, to: 1, summary: "x")])
+        }
+        #expect(crossed?.code == .updateMismatch)
+        #expect(
+            crossed?.message
+                == "Invalid update: section update from 0 to 1: the section at 0 is \"A\", but the section at 1 "
+                + "after the changes is \"B\"")
+        #expect(view.snapshot == shown && view.updatedSectionCount == 0)
     }
 
     // MARK: Reloads that UIKit accepts stay in the batch
@@ -194,10 +257,11 @@ struct UIKitStagingTests {
         }
     }
 
-    @Test("10,000 random pairs: every stage accepted by the strict view, N at the end, the fewest stages")
+    @Test("10,000 random pairs: every stage accepted, section updates after the first batch, N, the fewest stages")
     func randomPairs() async {
         var movedAndUpdatedItems = 0
         var updatedInMovedSections = 0
+        var movedAndUpdatedSections = 0
         var twoStages = 0
         await propertyCheck(count: 10_000, input: SnapshotPairs.generator(seed: 0x57A6_ED00)) { pair in
             let (old, new) = (pair.old, pair.new)
@@ -210,6 +274,8 @@ struct UIKitStagingTests {
             let inMovedSections = changes.updatedItems.filter { movedSections.contains($0.from.section) }
             if !movedAndUpdated.isEmpty { movedAndUpdatedItems += 1 }
             if !inMovedSections.isEmpty { updatedInMovedSections += 1 }
+            let movedAndUpdatedSection = changes.updatedSections.contains { movedSections.contains($0.from) }
+            if movedAndUpdatedSection { movedAndUpdatedSections += 1 }
             let mustWait = (movedAndUpdated + inMovedSections).contains { $0.kind == .reload }
 
             let stages = changes.stagedForUIKit()
@@ -226,6 +292,13 @@ struct UIKitStagingTests {
             #expect(
                 stages.map { $0.batch.updatedItems.count + $0.reconfigures.count }.reduce(0, +)
                     == changes.updatedItems.count)
+            // Every section update is delivered once, after the first batch, at its N offset;
+            // none is inside a batch.
+            #expect(stages.allSatisfy { $0.batch.updatedSections.isEmpty })
+            #expect(stages.dropFirst().allSatisfy { $0.sectionUpdates.isEmpty })
+            #expect(
+                stages[0].sectionUpdates
+                    == changes.updatedSections.map { .init(from: $0.to, to: $0.to, summary: $0.summary) })
             if mustWait { twoStages += 1 }
 
             var view = View(showing: old)
@@ -239,15 +312,17 @@ struct UIKitStagingTests {
             #expect(view.batchCount == stages.count)
             #expect(view.reloadedItemCount == changes.updatedItems.count(where: { $0.kind == .reload }))
             #expect(view.reconfiguredItemCount == changes.updatedItems.count(where: { $0.kind == .reconfigure }))
+            #expect(view.updatedSectionCount == changes.updatedSections.count)
 
-            // Unstaged, the strict view refuses exactly the changes that update a moved item or
-            // an item of a moved section.
+            // Unstaged, the strict view refuses exactly the changes that update a moved item, an
+            // item of a moved section, or a moved section.
             var unstaged = View(showing: old)
             let refused = (try? unstaged.performBatchUpdates(changes, resultingIn: new)) == nil
-            #expect(refused == !(movedAndUpdated.isEmpty && inMovedSections.isEmpty))
+            #expect(refused == !(movedAndUpdated.isEmpty && inMovedSections.isEmpty && !movedAndUpdatedSection))
         }
         #expect(movedAndUpdatedItems > 100)
         #expect(updatedInMovedSections > 100)
+        #expect(movedAndUpdatedSections > 100)
         #expect(twoStages > 100)
     }
 }

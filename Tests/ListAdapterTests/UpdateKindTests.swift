@@ -10,7 +10,7 @@ final class PhotoFeed: ListSource {
 
     init(_ snapshot: StringSnapshot) { self.snapshot = snapshot }
 
-    func contents() -> ListContents<String, String> { ListContents(snapshot) }
+    func contents() -> ListContents<String, String, String> { ListContents(snapshot) }
 
     func item(for id: String) throws -> String { id }
 
@@ -23,10 +23,11 @@ final class PhotoFeed: ListSource {
 /// Keeps the updates of an adapter over any source.
 @MainActor
 final class UpdateRecorder<DataSource: ListSource>: ListAdapterObserver {
-    var updates: [ListAdapterUpdate<DataSource.ItemID, DataSource.Summary>] = []
+    var updates: [ListAdapterUpdate<DataSource.ItemID, DataSource.Summary, DataSource.SectionSummary>] = []
 
     func listAdapter(
-        _ adapter: ListAdapter<DataSource>, didUpdate update: ListAdapterUpdate<DataSource.ItemID, DataSource.Summary>
+        _ adapter: ListAdapter<DataSource>,
+        didUpdate update: ListAdapterUpdate<DataSource.ItemID, DataSource.Summary, DataSource.SectionSummary>
     ) {
         updates.append(update)
     }
@@ -47,7 +48,7 @@ struct UpdateKindTests {
         let adapter = ListAdapter(dataSource: feed)
         let observer = UpdateRecorder<PhotoFeed>()
         adapter.addObserver(observer)
-        let connector = ListConnector(adapter: adapter, renderer: UIKitStrictRenderer<String, String>())
+        let connector = ListConnector(adapter: adapter, renderer: UIKitStrictRenderer<String, String, String>())
         await adapter.invalidateAndWait()
         connector.ready()
 
@@ -69,7 +70,7 @@ struct UpdateKindTests {
     func defaultIsReconfigure() async throws {
         let source = SnapshotSource(Self.first)
         let adapter = ListAdapter(dataSource: source)
-        let observer = UpdateRecorder<SnapshotSource<String, String>>()
+        let observer = UpdateRecorder<SnapshotSource<String, String, String>>()
         adapter.addObserver(observer)
         await adapter.invalidateAndWait()
         await adapter.applyAndWait(Self.second)

@@ -7,7 +7,7 @@ import Testing
 /// stays, and `meta` records the rest under `dropped-duplicates`, as JSON text.
 @Suite("Reading import lines that drop duplicates")
 struct DroppedDuplicatesTests {
-    static func read(_ line: String) throws(FormatError) -> AnnotatedSnapshot<String, String> {
+    static func read(_ line: String) throws(FormatError) -> AnnotatedSnapshot<String, String, String> {
         try InterchangeFormat.readImportLine(Array(line.utf8), duplicates: .keepFirst)
     }
 

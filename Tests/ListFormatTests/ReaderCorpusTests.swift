@@ -199,7 +199,7 @@ struct ReaderCorpusTests {
         "53351e3ea3963af",
         "13700827a814baae",
         "89c3b52d53983b09",
-        "b948027572f9a58d",
+        "3b32d2043fb34821",
         "d95cd9a5e09727dd",
         "ffdcfa60fdffec1c",
         "a5eefc22f5e8a29",
@@ -216,7 +216,7 @@ struct ReaderCorpusTests {
         let expected = Array(Self.verdicts.joined())
         #expect(lines.count == expected.count)
         var chunk = ""
-        var previous: ListSnapshot<String, String>?
+        var previous: ListSnapshot<String, String, String>?
         for (index, line) in lines.enumerated() {
             let read = try? InterchangeFormat.readImportLine(line)
             #expect((read != nil) == (expected[index] == "+"), "line \(index): \(Shown.bytes(line))")

@@ -101,7 +101,7 @@ struct ReaderMutationTests {
         #expect(lines.count == verdicts.count, sourceLocation: sourceLocation)
         var chunk = ""
         var accepted = 0
-        var previous: ListSnapshot<String, String>?
+        var previous: ListSnapshot<String, String, String>?
         for (index, line) in lines.enumerated() {
             let read = try? InterchangeFormat.readImportLine(line)
             if let read {

@@ -8,8 +8,8 @@ import Testing
 /// ignored by applying.
 @Suite("Reader and writer: reload or reconfigure")
 struct ReloadExtensionTests {
-    typealias Changes = ListChanges<String, String>
-    typealias Snapshot = ListSnapshot<String, String>
+    typealias Changes = ListChanges<String, String, String>
+    typealias Snapshot = ListSnapshot<String, String, String>
 
     static func line(updated: String) -> String {
         #"{"revision": 2, "time": "2026-11-20T10:00:00Z", "snapshot": {"sections": []}, "#
@@ -40,7 +40,7 @@ struct ReloadExtensionTests {
         let json = changes.formatJSON()
         #expect(
             json
-                == #"{"sections":{"deleted":[],"inserted":[],"moved":[]},"items":{"deleted":[],"inserted":[],"#
+                == #"{"sections":{"deleted":[],"inserted":[],"moved":[],"updated":[]},"items":{"deleted":[],"inserted":[],"#
                 + #""moved":[],"updated":[{"from":[0,0],"to":[0,0],"summary":"a","reload":true},"#
                 + #"{"from":[0,1],"to":[0,1]}]}}"#)
         let line =

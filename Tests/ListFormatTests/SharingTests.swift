@@ -22,7 +22,7 @@ struct SharingTests {
 
     @Test("the usual lines read the same alone and after each other")
     func usualLines() throws {
-        var previous: ListSnapshot<String, String>?
+        var previous: ListSnapshot<String, String, String>?
         for line in Self.usualLines {
             let bytes = Array(line.utf8)
             let alone = try InterchangeFormat.readImportLine(bytes)
@@ -37,7 +37,7 @@ struct SharingTests {
     @Test("a line before of equal strings in other bytes (é and e + U+0301, K and the KELVIN SIGN) lends none")
     func canonicallyEquivalentPrevious() throws {
         let line = Array("{\"sections\": [{\"title\": \"K\", \"items\": [{\"id\": \"é\", \"summary\": \"Å;\"}]}]}".utf8)
-        let previous = try ListSnapshot<String, String>(sections: [
+        let previous = try ListSnapshot<String, String, String>(sections: [
             .init(title: "\u{212A}", items: [.init(id: "e\u{301}", summary: "\u{212B}\u{37E}")])
         ])
         // Equal strings to Swift's `==` (canonical equivalence), but other code points: to the

@@ -12,17 +12,18 @@ struct SpelledSnapshot: Equatable, CustomStringConvertible {
 
     struct Section: Equatable {
         var title: [UInt8]
+        var summary: [UInt8]?
         var items: [Item]
     }
 
     var meta: [[UInt8]: [UInt8]]
     var sections: [Section]
 
-    init(_ annotated: AnnotatedSnapshot<String, String>) {
+    init(_ annotated: AnnotatedSnapshot<String, String, String>) {
         meta = Dictionary(uniqueKeysWithValues: annotated.meta.map { (Array($0.key.utf8), Array($0.value.utf8)) })
         sections = annotated.snapshot.sections.map { section in
             Section(
-                title: Array(section.title.utf8),
+                title: Array(section.title.utf8), summary: section.summary.map { Array($0.utf8) },
                 items: section.items.map { Item(id: Array($0.id.utf8), summary: $0.summary.map { Array($0.utf8) }) })
         }
     }
@@ -33,7 +34,8 @@ struct SpelledSnapshot: Equatable, CustomStringConvertible {
         let meta = self.meta.map { "\(shown($0.key)): \(shown($0.value))" }.sorted()
         let sections = self.sections.map { section in
             let items = section.items.map { item in shown(item.id) + (item.summary.map { " = " + shown($0) } ?? "") }
-            return "\(shown(section.title)): [\(items.joined(separator: ", "))]"
+            let summary = section.summary.map { " = " + shown($0) } ?? ""
+            return "\(shown(section.title))\(summary): [\(items.joined(separator: ", "))]"
         }
         return "meta \(meta), sections \(sections)"
     }
@@ -51,16 +53,16 @@ enum Shown {
 /// Respellings of strings: canonically equivalent, other code points.
 enum Respelling {
     /// `snapshot` with its strings respelled: canonically equivalent strings, other code points.
-    static func respelled(_ snapshot: ListSnapshot<String, String>) -> ListSnapshot<String, String> {
+    static func respelled(_ snapshot: ListSnapshot<String, String, String>) -> ListSnapshot<String, String, String> {
         let sections = snapshot.sections.map { section in
-            ListSnapshot<String, String>.Section(
-                title: respelled(section.title),
+            ListSnapshot<String, String, String>.Section(
+                title: respelled(section.title), summary: section.summary.map(respelled),
                 items: section.items.map {
-                    ListSnapshot<String, String>.Item(id: respelled($0.id), summary: $0.summary.map(respelled))
+                    ListSnapshot<String, String, String>.Item(id: respelled($0.id), summary: $0.summary.map(respelled))
                 })
         }
         // Respelling swaps spellings one for one, so the titles and the ids stay unique.
-        return try! ListSnapshot<String, String>(sections: sections)
+        return try! ListSnapshot<String, String, String>(sections: sections)
     }
 
     /// Characters and their other spellings, canonically equivalent.

@@ -150,13 +150,13 @@ struct CheckingCommandTests {
                   [0] Today
                       a  hi
                       b
-                revision 2: batch: sections +1 -0 ~0  items +0 -0 ~1 *1
+                revision 2: batch: sections +1 -0 ~0 *0  items +0 -0 ~1 *1
                   [0] Today
                     * b
                     * a  hi!
                   [1] Old
                       c
-                revision 3: batch: sections +0 -1 ~0  items +1 -0 ~0 *0
+                revision 3: batch: sections +0 -1 ~0 *0  items +1 -0 ~0 *0
                   [0] Old
                       c
                     * b
@@ -173,7 +173,7 @@ struct CheckingCommandTests {
         #expect(
             result.stdout == """
                 {"revision":2,"reload":{"sections":[{"title":"Today","items":[{"id":"b"},{"id":"a","summary":"hi!"}]},{"title":"Old","items":[{"id":"c"}]}]}}
-                {"revision":3,"changes":{"sections":{"deleted":[0],"inserted":[],"moved":[]},"items":{"deleted":[],"inserted":[{"at":[0,1],"id":"b"}],"moved":[],"updated":[]}}}
+                {"revision":3,"changes":{"sections":{"deleted":[0],"inserted":[],"moved":[],"updated":[]},"items":{"deleted":[],"inserted":[{"at":[0,1],"id":"b"}],"moved":[],"updated":[]}}}
 
                 """)
     }
@@ -194,7 +194,7 @@ struct CheckingCommandTests {
         let records = try export.stdout.split(separator: "\n").map {
             try RevisionRecord(jsonLine: $0.utf8)
         }
-        var tableView = StrictListView<String, String>()
+        var tableView = StrictListView<String, String, String>()
         tableView.reloadData(records[0].snapshot)
         let error = #expect(throws: BatchUpdateError.self) {
             for record in records.dropFirst() {

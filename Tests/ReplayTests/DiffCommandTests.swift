@@ -17,7 +17,7 @@ struct DiffCommandTests {
         #expect(result.status == 0, "\(result)")
         #expect(
             result.stdout
-                == #"{"sections":{"deleted":[],"inserted":[{"index":0,"title":"B","items":[]}],"moved":[]},"items":{"deleted":[],"inserted":[],"moved":[{"from":[0,1],"to":[1,0]}],"updated":[{"from":[0,0],"to":[1,1],"summary":"2"}]}}"#
+                == #"{"sections":{"deleted":[],"inserted":[{"index":0,"title":"B","items":[]}],"moved":[],"updated":[]},"items":{"deleted":[],"inserted":[],"moved":[{"from":[0,1],"to":[1,0]}],"updated":[{"from":[0,0],"to":[1,1],"summary":"2"}]}}"#
                 + "\n")
         let pretty = try ToolRunner.run(["diff", old, new, "--pretty"])
         #expect(
@@ -32,7 +32,8 @@ struct DiffCommandTests {
                         "items": []
                       }
                     ],
-                    "moved": []
+                    "moved": [],
+                    "updated": []
                   },
                   "items": {
                     "deleted": [],

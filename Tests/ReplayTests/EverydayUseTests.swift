@@ -72,7 +72,7 @@ struct EverydayUseTests {
         #expect(stats.status == 0, "\(stats)")
         let lines = stats.stdout.split(separator: "\n").map(String.init)
         #expect(lines.contains("largest        revision 2: 1,234 items in 1 section"), "\(stats)")
-        #expect(lines.contains("operations     sections +1 -0 ~0  items +1,234 -1 ~0 *0"), "\(stats)")
+        #expect(lines.contains("operations     sections +1 -0 ~0 *0  items +1,234 -1 ~0 *0"), "\(stats)")
         #expect(lines.contains { $0.wholeMatch(of: /per revision   \d{1,3}(,\d{3})* bytes?/) != nil }, "\(stats)")
 
         let small = directory.path("small.lmdb")

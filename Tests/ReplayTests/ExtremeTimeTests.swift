@@ -18,7 +18,8 @@ struct ExtremeTimeTests {
                 try opened.store.environment.write { transaction in
                     let body = try opened.store.body(at: revision, in: transaction)
                     let moved = RevisionRecordBody(
-                        timestamp: time, meta: body.meta, sectionCount: body.sectionCount, itemCount: body.itemCount,
+                        version: body.version, timestamp: time, meta: body.meta, sectionCount: body.sectionCount,
+                        itemCount: body.itemCount,
                         sectionRuns: body.sectionRuns, changes: body.changes)
                     try transaction.put(
                         moved.encoded(revision: revision), forKey: revision.bigEndianKey, in: opened.store.revisions)

@@ -12,8 +12,8 @@ struct TailAndDemoTests {
         #expect(result.status == 0, "\(result)")
         #expect(
             maskingTimes(result.stdout) == """
-                2  <time>  commit=c2  sections +1 -0 ~0  items +0 -0 ~1 *1
-                3  <time>  sections +0 -1 ~0  items +1 -0 ~0 *0
+                2  <time>  commit=c2  sections +1 -0 ~0 *0  items +0 -0 ~1 *1
+                3  <time>  sections +0 -1 ~0 *0  items +1 -0 ~0 *0
 
                 """)
         let json = try ToolRunner.run(["tail", "--log", log, "--from", "3", "--json"])
@@ -235,11 +235,11 @@ struct TailAndDemoTests {
         let stats = try ToolRunner.run(["stats", "--log", log])
         let operations = stats.stdout.split(separator: "\n").first { $0.hasPrefix("operations") }.map(String.init) ?? ""
         let counts = operations.matches(of: /[-+~*](\d+)/).map { Int($0.output.1)! }
-        // sections +inserted -deleted ~moved, items +inserted -deleted ~moved *updated
-        #expect(counts.count == 7, "\(operations)")
-        if counts.count == 7 {
+        // sections +inserted -deleted ~moved *updated, items +inserted -deleted ~moved *updated
+        #expect(counts.count == 8, "\(operations)")
+        if counts.count == 8 {
             #expect(counts[0] > 0 && counts[1] > 0, "sections come and go: \(operations)")
-            #expect(counts[3] > 0 && counts[4] > 0 && counts[5] > 0 && counts[6] > 0, "\(operations)")
+            #expect(counts[4] > 0 && counts[5] > 0 && counts[6] > 0 && counts[7] > 0, "\(operations)")
         }
     }
 

@@ -26,7 +26,7 @@ let benchmarks: @Sendable () -> Void = {
         "minimum moves", polarity: .prefersSmaller, useScalingFactor: false)
     let diffMetrics = Benchmark.defaultConfiguration.metrics + [movesMetric, minimumMovesMetric]
 
-    func report(_ changes: ListChanges<String, String>, of workload: DiffWorkload, to benchmark: Benchmark) {
+    func report(_ changes: ListChanges<String, String, String>, of workload: DiffWorkload, to benchmark: Benchmark) {
         benchmark.measurement(movesMetric, changes.movedItems.count + changes.movedSections.count)
         benchmark.measurement(minimumMovesMetric, workload.minimumMoves)
     }
@@ -117,7 +117,7 @@ let benchmarks: @Sendable () -> Void = {
             maxDuration: .seconds(15), maxIterations: 40)
     ) { benchmark in
         let clock = ContinuousClock()
-        var changes: ListChanges<String, String>?
+        var changes: ListChanges<String, String, String>?
         let runs = try (0..<5).map { _ in
             try clock.measure {
                 let new = try ListSnapshot(sections: small.newSections)

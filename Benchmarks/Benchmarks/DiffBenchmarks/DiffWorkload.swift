@@ -4,10 +4,10 @@ import ListAdapter
 /// The diff benchmarks' data: an old list and a new one made from it by deleting, inserting,
 /// moving and updating a tenth of the items each, from a fixed seed.
 struct DiffWorkload {
-    let old: ListSnapshot<String, String>
-    let new: ListSnapshot<String, String>
+    let old: ListSnapshot<String, String, String>
+    let new: ListSnapshot<String, String, String>
     /// The new list's sections as plain values, to time building a snapshot from them.
-    let newSections: [ListSnapshot<String, String>.Section]
+    let newSections: [ListSnapshot<String, String, String>.Section]
     /// The same data, flattened, for the standard library's `CollectionDifference`.
     let oldIDs: [String]
     let newIDs: [String]
@@ -26,7 +26,7 @@ struct DiffWorkload {
             return "item-\(next)"
         }
         let oldSections = (0..<sectionCount).map { section in
-            ListSnapshot<String, String>.Section(
+            ListSnapshot<String, String, String>.Section(
                 title: "Section \(section)",
                 items: (0..<itemsPerSection).map { _ in .init(id: freshID(), summary: "v1") })
         }
@@ -74,7 +74,7 @@ struct DiffWorkload {
     /// of their old offsets), items that change section between two surviving sections, and, per
     /// surviving section, the items that stay in it but cannot keep their relative order.
     static func minimumMoves(
-        from old: [ListSnapshot<String, String>.Section], to new: [ListSnapshot<String, String>.Section]
+        from old: [ListSnapshot<String, String, String>.Section], to new: [ListSnapshot<String, String, String>.Section]
     ) -> Int {
         var oldSectionOffsets: [String: Int] = [:]
         for (offset, section) in old.enumerated() { oldSectionOffsets[section.title] = offset }

@@ -27,7 +27,7 @@ final class MainActorRows: ListSource {
         for index in stride(from: edits % 100, to: rows.count, by: 100) { rows[index].summary = summary }
     }
 
-    func contents() -> ListContents<Int, String> {
+    func contents() -> ListContents<Int, String, Never> {
         let start = ContinuousClock.now
         defer { lastContentsDuration = .now - start }
         return ListContents(rows, id: \.id, sectionTitle: { "Section \($0.section)" }, summary: \.summary)
@@ -130,7 +130,7 @@ private func measureOnMainActor() async -> (
     let base = adapter.snapshot
     let pool = await withHeartbeat {
         await Task.detached {
-            let contents = ListContents<Int, String>(
+            let contents = ListContents<Int, String, Never>(
                 rows, id: \.id, sectionTitle: { "Section \($0.section)" }, summary: \.summary)
             blackHole(base.changes(to: try! contents.snapshot()))
         }.value

@@ -24,7 +24,7 @@ extension ChangeLog {
     ///
     /// - Parameters:
     ///   - range: the revisions to replay; `nil` for every revision the log holds.
-    ///   - renderer: the renderer to feed, such as `UIKitStrictRenderer<String, String>` (UIKit's
+    ///   - renderer: the renderer to feed, such as `UIKitStrictRenderer<String, String, String>` (UIKit's
     ///     rules, each revision in the stages of `ListChanges.stagedForUIKit()`, as UIKit code
     ///     must deliver it). A bare `StrictListView` in its `uiKit` mode refuses a revision that
     ///     moves and updates one item, or updates an item of a moved section, which the diff
@@ -40,7 +40,8 @@ extension ChangeLog {
     public func replay<R: ListRenderer>(
         _ range: ClosedRange<UInt64>? = nil, into renderer: inout R, willApply: (UInt64) -> Void = { _ in },
         progress: (UInt64) -> Void = { _ in }
-    ) async throws(ChangeLogError) -> ReplayReport where R.ItemID == String, R.Summary == String {
+    ) async throws(ChangeLogError) -> ReplayReport
+    where R.ItemID == String, R.Summary == String, R.SectionSummary == String {
         guard var walk = try RevisionWalk(range, in: store) else {
             return ReplayReport(range: nil, batchesApplied: 0, refusal: nil)
         }

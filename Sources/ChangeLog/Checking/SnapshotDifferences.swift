@@ -18,8 +18,9 @@ struct SnapshotDifferences: Sendable {
     /// offsets, keeping the first `limit` differences in words.
     ///
     /// - Complexity: O(*n*), where *n* counts the items of both snapshots.
-    init<ItemID, Summary>(
-        expected: ListSnapshot<ItemID, Summary>, found: ListSnapshot<ItemID, Summary>, limit: Int
+    init<ItemID, Summary, SectionSummary>(
+        expected: ListSnapshot<ItemID, Summary, SectionSummary>, found: ListSnapshot<ItemID, Summary, SectionSummary>,
+        limit: Int
     ) {
         func add(_ line: @autoclosure () -> String) {
             if lines.count < limit {
@@ -45,6 +46,14 @@ struct SnapshotDifferences: Sendable {
             if !literallyEqualStrings(expectedSection.title, foundSection.title) {
                 let (expectedTitle, foundTitle) = quotedApart(expectedSection.title, foundSection.title)
                 add("section \(offset) expected \(expectedTitle) but found \(foundTitle)")
+            }
+            if !literallyEqual(expectedSection.summary, foundSection.summary) {
+                func spelled(_ summary: SectionSummary?) -> String {
+                    summary.map { quotedExcerpt(String(describing: $0)) } ?? "none"
+                }
+                add(
+                    "\(label): section summary expected \(spelled(expectedSection.summary)) "
+                        + "found \(spelled(foundSection.summary))")
             }
             let expectedItems = expectedSection.items
             let foundItems = foundSection.items
@@ -80,13 +89,17 @@ struct SnapshotDifferences: Sendable {
     }
 
     /// `"Today" (3 items)`.
-    private static func describe<ItemID, Summary>(_ section: ListSnapshot<ItemID, Summary>.Section) -> String {
+    private static func describe<ItemID, Summary, SectionSummary>(
+        _ section: ListSnapshot<ItemID, Summary, SectionSummary>.Section
+    ) -> String {
         let count = section.items.count
         return "\(quotedExcerpt(section.title)) (\(count == 1 ? "1 item" : "\(count) items"))"
     }
 
     /// `"msg-12" (summary "hi")`, or `"msg-12"` for an item without a summary.
-    private static func describe<ItemID, Summary>(_ item: ListSnapshot<ItemID, Summary>.Item) -> String {
+    private static func describe<ItemID, Summary, SectionSummary>(
+        _ item: ListSnapshot<ItemID, Summary, SectionSummary>.Item
+    ) -> String {
         let id = quotedExcerpt(String(describing: item.id))
         return item.summary.map { "\(id) (summary \(quotedExcerpt(String(describing: $0))))" } ?? id
     }
@@ -98,12 +111,13 @@ struct SnapshotDifferences: Sendable {
 
     /// Two different items described; where they would read the same (texts that differ only
     /// in their Unicode normalization), with their characters past ASCII spelled out.
-    private static func describeApart<ItemID, Summary>(
-        _ expected: ListSnapshot<ItemID, Summary>.Item, _ found: ListSnapshot<ItemID, Summary>.Item
+    private static func describeApart<ItemID, Summary, SectionSummary>(
+        _ expected: ListSnapshot<ItemID, Summary, SectionSummary>.Item,
+        _ found: ListSnapshot<ItemID, Summary, SectionSummary>.Item
     ) -> (String, String) {
         let texts = (describe(expected), describe(found))
         guard texts.0 == texts.1 else { return texts }
-        func spelledOut(_ item: ListSnapshot<ItemID, Summary>.Item) -> String {
+        func spelledOut(_ item: ListSnapshot<ItemID, Summary, SectionSummary>.Item) -> String {
             let id = quotedExcerpt(String(describing: item.id), spellingOut: true)
             return item.summary.map { "\(id) (\(describe($0, spellingOut: true)))" } ?? id
         }

@@ -11,12 +11,14 @@ public final class TextListRenderer: ListRenderer {
     public typealias ItemID = String
     /// The summaries' type: strings, as the log stores them.
     public typealias Summary = String
+    /// The section summaries' type: strings, as the log stores them.
+    public typealias SectionSummary = String
 
     /// The revision the next reload or batch belongs to, printed in its header when set.
     public var revision: UInt64?
     /// What is shown now.
     public var snapshot: LogSnapshot { view.snapshot }
-    private var view = StrictListView<String, String>(strictness: .format)
+    private var view = StrictListView<String, String, String>(strictness: .format)
     private let write: (String) -> Void
 
     /// Creates a renderer that hands each line of output to `write`.
@@ -48,7 +50,8 @@ public final class TextListRenderer: ListRenderer {
 
     private func printList(marking marked: Set<ItemPath>) {
         for (sectionOffset, section) in snapshot.sections.enumerated() {
-            write("  [\(sectionOffset)] \(section.title.isEmpty ? "(untitled)" : printable(section.title))")
+            let title = section.title.isEmpty ? "(untitled)" : printable(section.title)
+            write("  [\(sectionOffset)] \(title)\(section.summary.map { "  \(printable($0))" } ?? "")")
             for (itemOffset, item) in section.items.enumerated() {
                 let mark = marked.contains(ItemPath(section: sectionOffset, item: itemOffset)) ? "*" : " "
                 write("    \(mark) \(printable(item.id))\(item.summary.map { "  \(printable($0))" } ?? "")")
@@ -69,6 +72,8 @@ public final class JSONLinesRenderer: ListRenderer {
     public typealias ItemID = String
     /// The summaries' type: strings, as the log stores them.
     public typealias Summary = String
+    /// The section summaries' type: strings, as the log stores them.
+    public typealias SectionSummary = String
 
     /// The revision the next reload or batch belongs to, written as `"revision"` when set.
     public var revision: UInt64?

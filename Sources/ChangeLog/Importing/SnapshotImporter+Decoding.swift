@@ -84,7 +84,7 @@ extension SnapshotImporter {
     private static func decodeRun(
         _ lines: ArraySlice<Line>, of input: Data, duplicatePolicy: DuplicatePolicy
     ) -> [DecodedLine] {
-        var previous: ListSnapshot<String, String>?
+        var previous: ListSnapshot<String, String, String>?
         return input.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
             return lines.map { line -> DecodedLine in

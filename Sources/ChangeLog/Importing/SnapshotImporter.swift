@@ -115,7 +115,7 @@ public struct SnapshotImporter: Sendable {
     ///   object, both `sections` and `snapshot` in the line, text that is not UTF-8.
     public static func decode(
         line: some Collection<UInt8>, lineNumber: Int, duplicatePolicy: DuplicatePolicy = .refuse
-    ) throws(SnapshotImportError) -> AnnotatedSnapshot<String, String> {
+    ) throws(SnapshotImportError) -> AnnotatedSnapshot<String, String, String> {
         do {
             return try InterchangeFormat.readImportLine(line, duplicates: duplicatePolicy)
         } catch {
@@ -126,9 +126,9 @@ public struct SnapshotImporter: Sendable {
     /// ``decode(line:lineNumber:duplicatePolicy:)`` for a line in `buffer`, sharing the strings
     /// of `previous`, the line before's snapshot, where they hold the same bytes.
     static func decode(
-        line buffer: UnsafeBufferPointer<UInt8>, lineNumber: Int, previous: ListSnapshot<String, String>?,
+        line buffer: UnsafeBufferPointer<UInt8>, lineNumber: Int, previous: ListSnapshot<String, String, String>?,
         duplicatePolicy: DuplicatePolicy = .refuse
-    ) throws(SnapshotImportError) -> AnnotatedSnapshot<String, String> {
+    ) throws(SnapshotImportError) -> AnnotatedSnapshot<String, String, String> {
         do {
             return try InterchangeFormat.readImportLine(buffer, previous: previous, duplicates: duplicatePolicy)
         } catch {

@@ -2,10 +2,14 @@ import ListAdapter
 
 // The changes block of a revision record (RecordFormat.md, "Changes"). Offsets are
 // zigzag-signed so that any ListChanges value, even an invalid one handed to
-// ChangeLog.append(_:changes:...), is stored exactly as given.
+// ChangeLog.append(_:changes:...), is stored exactly as given. Version 2 adds each inserted
+// section's summary and the section updates; version 1 has neither (its writer is only asked
+// to write changes without them). A version-2 record with the update-kinds flag also stores,
+// after each updated item's summary, its kind: 0 for a reconfigure, 1 for a reload.
 
 extension RecordWriter {
-    mutating func writeChanges(_ changes: LogChanges) {
+    mutating func writeChanges(_ changes: LogChanges, version: UInt8, withKinds: Bool = false) {
+        let withSectionSummaries = version >= RevisionRecordBody.formatVersion
         writeCount(changes.deletedSections.count)
         for index in changes.deletedSections {
             writeSigned(index)
@@ -14,6 +18,7 @@ extension RecordWriter {
         for insertion in changes.insertedSections {
             writeSigned(insertion.index)
             writeString(insertion.section.title)
+            if withSectionSummaries { writeOptionalString(insertion.section.summary) }
             writeCount(insertion.section.items.count)
             for item in insertion.section.items {
                 writeItem(item)
@@ -23,6 +28,14 @@ extension RecordWriter {
         for move in changes.movedSections {
             writeSigned(move.from)
             writeSigned(move.to)
+        }
+        if withSectionSummaries {
+            writeCount(changes.updatedSections.count)
+            for update in changes.updatedSections {
+                writeSigned(update.from)
+                writeSigned(update.to)
+                writeOptionalString(update.summary)
+            }
         }
         writeCount(changes.deletedItems.count)
         for path in changes.deletedItems {
@@ -44,12 +57,14 @@ extension RecordWriter {
             writePath(update.from)
             writePath(update.to)
             writeOptionalString(update.summary)
+            if withKinds { writeByte(update.kind == .reload ? 1 : 0) }
         }
     }
 }
 
 extension RecordReader {
-    mutating func readChanges() throws(RecordDecodingError) -> LogChanges {
+    mutating func readChanges(version: UInt8, withKinds: Bool = false) throws(RecordDecodingError) -> LogChanges {
+        let withSectionSummaries = version >= RevisionRecordBody.formatVersion
         var changes = LogChanges()
         let deletedSectionCount = try readCount()
         changes.deletedSections.reserveCapacity(deletedSectionCount)
@@ -61,13 +76,15 @@ extension RecordReader {
         for _ in 0..<insertedSectionCount {
             let index = try readSigned()
             let title = try readString()
+            let summary = withSectionSummaries ? try readOptionalString() : nil
             let itemCount = try readCount(minimumElementSize: 2)
             var items: [LogSnapshot.Item] = []
             items.reserveCapacity(itemCount)
             for _ in 0..<itemCount {
                 items.append(try readItem())
             }
-            changes.insertedSections.append(.init(index: index, section: .init(title: title, items: items)))
+            changes.insertedSections.append(
+                .init(index: index, section: .init(title: title, summary: summary, items: items)))
         }
         let movedSectionCount = try readCount(minimumElementSize: 2)
         changes.movedSections.reserveCapacity(movedSectionCount)
@@ -75,6 +92,16 @@ extension RecordReader {
             let from = try readSigned()
             let to = try readSigned()
             changes.movedSections.append(.init(from: from, to: to))
+        }
+        if withSectionSummaries {
+            let updatedSectionCount = try readCount(minimumElementSize: 3)
+            changes.updatedSections.reserveCapacity(updatedSectionCount)
+            for _ in 0..<updatedSectionCount {
+                let from = try readSigned()
+                let to = try readSigned()
+                let summary = try readOptionalString()
+                changes.updatedSections.append(.init(from: from, to: to, summary: summary))
+            }
         }
         let deletedItemCount = try readCount(minimumElementSize: 2)
         changes.deletedItems.reserveCapacity(deletedItemCount)
@@ -96,13 +123,21 @@ extension RecordReader {
             let to = try readPath()
             changes.movedItems.append(.init(from: from, to: to))
         }
-        let updatedItemCount = try readCount(minimumElementSize: 5)
+        let updatedItemCount = try readCount(minimumElementSize: withKinds ? 6 : 5)
         changes.updatedItems.reserveCapacity(updatedItemCount)
         for _ in 0..<updatedItemCount {
             let from = try readPath()
             let to = try readPath()
             let summary = try readOptionalString()
-            changes.updatedItems.append(.init(from: from, to: to, summary: summary))
+            var kind = ItemUpdateKind.reconfigure
+            if withKinds {
+                switch try readByte() {
+                case 0: kind = .reconfigure
+                case 1: kind = .reload
+                case let other: throw failure("unknown update kind \(other)")
+                }
+            }
+            changes.updatedItems.append(.init(from: from, to: to, summary: summary, kind: kind))
         }
         return changes
     }

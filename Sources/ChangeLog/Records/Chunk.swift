@@ -6,8 +6,9 @@ import ListAdapter
 enum Chunk: Hashable, Sendable {
     /// Consecutive items of one section.
     case items([LogSnapshot.Item])
-    /// A section: its title, its total item count, and its item chunks in order.
-    case section(title: String, itemCount: Int, itemChunks: [UInt64])
+    /// A section: its title, its summary (kind `4`; kind `2` has none), its total item count, and
+    /// its item chunks in order.
+    case section(title: String, summary: String?, itemCount: Int, itemChunks: [UInt64])
     /// Consecutive sections of a snapshot.
     case sections([UInt64])
 
@@ -16,6 +17,7 @@ enum Chunk: Hashable, Sendable {
         case items = 1
         case section = 2
         case sections = 3
+        case sectionWithSummary = 4
     }
 
     /// The chunk's content: its kind byte and payload, without the checksum.
@@ -24,20 +26,25 @@ enum Chunk: Hashable, Sendable {
         switch self {
         case .items(let items):
             items.withUnsafeBufferPointer { Self.writeItems($0, in: $0.indices, to: &writer) }
-        case .section(let title, let itemCount, let itemChunks):
-            Self.writeSection(title: title, itemCount: itemCount, itemChunks: itemChunks, to: &writer)
+        case .section(let title, let summary, let itemCount, let itemChunks):
+            Self.writeSection(
+                title: title, summary: summary, itemCount: itemCount, itemChunks: itemChunks, to: &writer)
         case .sections(let sectionChunks):
             Self.writeSections(sectionChunks, to: &writer)
         }
         return writer.bytes
     }
 
-    /// Writes the content of a section chunk, without building the chunk.
+    /// Writes the content of a section chunk, without building the chunk: kind `2` for a section
+    /// without a summary (the layout logs had before section summaries), kind `4`, with the
+    /// summary after the title, for one with a summary.
     static func writeSection(
-        title: String, itemCount: Int, itemChunks: some Collection<UInt64>, to writer: inout RecordWriter
+        title: String, summary: String?, itemCount: Int, itemChunks: some Collection<UInt64>,
+        to writer: inout RecordWriter
     ) {
-        writer.writeByte(Kind.section.rawValue)
+        writer.writeByte(summary == nil ? Kind.section.rawValue : Kind.sectionWithSummary.rawValue)
         writer.writeString(title)
+        if let summary { writer.writeString(summary) }
         writer.writeCount(itemCount)
         writer.writeCount(itemChunks.count)
         for id in itemChunks {
@@ -87,8 +94,9 @@ enum Chunk: Hashable, Sendable {
                 items.append(try reader.readItem())
             }
             self = .items(items)
-        case .section:
+        case .section, .sectionWithSummary:
             let title = try reader.readString()
+            let summary = kindByte == Kind.sectionWithSummary.rawValue ? try reader.readString() : nil
             let itemCount = try reader.readTotal()
             let chunkCount = try reader.readCount()
             var ids: [UInt64] = []
@@ -96,7 +104,7 @@ enum Chunk: Hashable, Sendable {
             for _ in 0..<chunkCount {
                 ids.append(try reader.readChunkID())
             }
-            self = .section(title: title, itemCount: itemCount, itemChunks: ids)
+            self = .section(title: title, summary: summary, itemCount: itemCount, itemChunks: ids)
         case .sections:
             let count = try reader.readCount()
             var ids: [UInt64] = []

@@ -47,18 +47,20 @@ struct ChunkPlanner {
                         itemChunks.append(stored)
                     }
                 }
-                // The base's section chunk holds the same content when it names the same title
-                // (byte for byte), item count and item chunks: compared as such, never by
+                // The base's section chunk holds the same content when it names the same title and
+                // summary (byte for byte), item count and item chunks: compared as such, never by
                 // fingerprint alone (XXH3 is not collision resistant).
                 if let baseOffset, Self.sameSection(section, itemChunks, as: baseOffset, of: base) {
                     sections.append(StoredSection(chunk: base.sections[baseOffset].chunk, itemChunks: itemChunks))
                     continue
                 }
-                // Room for the title, the counts, the identifiers and the checksum.
-                var writer = RecordWriter(capacity: section.title.utf8.count + 10 * itemChunks.count + 32)
+                // Room for the title, the summary, the counts, the identifiers and the checksum.
+                var writer = RecordWriter(
+                    capacity: section.title.utf8.count + (section.summary?.utf8.count ?? 0) + 10 * itemChunks.count
+                        + 32)
                 Chunk.writeSection(
-                    title: section.title, itemCount: section.items.count, itemChunks: itemChunks.lazy.map(\.id),
-                    to: &writer)
+                    title: section.title, summary: section.summary, itemCount: section.items.count,
+                    itemChunks: itemChunks.lazy.map(\.id), to: &writer)
                 sections.append(StoredSection(chunk: newChunk(writer.takeBytes()), itemChunks: itemChunks))
             }
         }
@@ -96,6 +98,7 @@ struct ChunkPlanner {
         let baseChunks = base.sections[offset].itemChunks
         return baseSection.items.count == section.items.count && baseChunks.count == itemChunks.count
             && literallyEqualStrings(baseSection.title, section.title)
+            && literallyEqual(baseSection.summary, section.summary)
             && zip(baseChunks, itemChunks).allSatisfy { $0.id == $1.id }
     }
 

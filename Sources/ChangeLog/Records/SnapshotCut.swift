@@ -69,10 +69,12 @@ struct SnapshotCut: Sendable {
             }
             let baseSection = base.snapshot.sections[baseOffset]
             let shared = SharedItems(section.items, baseSection.items)
-            // The section chunk holds the title: reused only for the same bytes (which the
-            // snapshots' identity already implies, titles comparing code point by code point).
+            // The section chunk holds the title and the summary: reused only for the same bytes
+            // (which the snapshots' identity already implies for titles, comparing code point by
+            // code point).
             if shared.prefix == section.items.count, shared.prefix == baseSection.items.count,
-                literallyEqualStrings(section.title, baseSection.title)
+                literallyEqualStrings(section.title, baseSection.title),
+                literallyEqual(section.summary, baseSection.summary)
             {
                 sections.append(.unchanged(base.sections[baseOffset]))
                 continue

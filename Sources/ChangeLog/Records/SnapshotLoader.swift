@@ -131,7 +131,7 @@ struct SnapshotLoader {
         in transaction: borrowing LMDBTransaction, chunks: LMDBDatabase
     ) throws -> (section: LogSnapshot.Section, stored: StoredSection) {
         let read = try transaction.chunk(id, in: chunks)
-        guard case .section(let title, let itemCount, let itemChunkIDs) = read.chunk else {
+        guard case .section(let title, let summary, let itemCount, let itemChunkIDs) = read.chunk else {
             throw ChunkFailure(chunkID: id, kind: .inconsistent("expected a section, found another kind"))
         }
         guard itemCount <= limit else {
@@ -167,7 +167,7 @@ struct SnapshotLoader {
                 chunkID: id, kind: .inconsistent("section holds \(items.count) items, it says \(itemCount)"))
         }
         return (
-            LogSnapshot.Section(title: title, items: items),
+            LogSnapshot.Section(title: title, summary: summary, items: items),
             StoredSection(chunk: StoredChunk(id: id, fingerprint: read.fingerprint), itemChunks: itemChunks)
         )
     }

@@ -68,6 +68,16 @@ struct ChangesProjection {
             else { continue }
             result.movedSections.append(.init(from: from, to: to))
         }
+        // A section update keeps its stored summary, rewritten as the section's are (as item
+        // updates do): a wrong stored summary stays wrong.
+        for update in changes.updatedSections {
+            guard let from = sectionOffset(update.from, in: old, rewrittenOld),
+                let to = sectionOffset(update.to, in: new, rewrittenNew)
+            else { continue }
+            let title = new.title(ofSection: update.to) ?? old.title(ofSection: update.from) ?? ""
+            result.updatedSections.append(
+                .init(from: from, to: to, summary: transform.sectionSummary(of: title, update.summary)))
+        }
         var deleted: [ItemPath] = []
         var inserted: [LogChanges.ItemInsertion] = []
         // Deletions and insertions that stand in for a half-removed move or update.

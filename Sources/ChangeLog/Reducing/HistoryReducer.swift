@@ -184,6 +184,21 @@ public struct HistoryReducer: Sendable {
             }
         }
         withSummaries = Self.inFirstAppearanceOrder(withSummaries)
+        let withSectionSummaries = Self.inFirstAppearanceOrder(
+            kept.flatMap { snapshot in
+                snapshot.sections.lazy.filter { $0.summary != nil && !current.removedSections.contains($0.title) }
+                    .map(\.title)
+            })
+        if !withSectionSummaries.isEmpty {
+            current.sectionSummariesKept = Set(
+                try await DeltaDebugging.minimize(
+                    withSectionSummaries, tryingEmpty: true,
+                    candidate: { titles in
+                        var shape = current
+                        shape.sectionSummariesKept = Set(titles)
+                        return shape
+                    }, runner: runner))
+        }
         if !withSummaries.isEmpty {
             let keptSummaries = try await DeltaDebugging.minimize(
                 withSummaries, tryingEmpty: true,
@@ -193,7 +208,7 @@ public struct HistoryReducer: Sendable {
                     return shape
                 }, runner: runner)
             current.summariesKept = Set(keptSummaries)
-            if !keptSummaries.isEmpty {
+            if !keptSummaries.isEmpty || current.sectionSummariesKept?.isEmpty == false {
                 var shortened = current
                 shortened.shortSummaries = true
                 if try await runner.fails(shortened) { current = shortened }

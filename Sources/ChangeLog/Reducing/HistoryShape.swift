@@ -10,6 +10,9 @@ struct HistoryShape: Hashable, Sendable {
     var removedItems: Set<String> = []
     /// Original identifiers of the items that keep their summaries; `nil` when every item does.
     var summariesKept: Set<String>?
+    /// Original titles of the sections that keep their section summaries; `nil` when every
+    /// section does.
+    var sectionSummariesKept: Set<String>?
     /// Whether summaries are replaced by short canonical ones (`1`, `2`, … in order of first
     /// appearance), which keeps which summaries are equal.
     var shortSummaries = false
@@ -20,7 +23,8 @@ struct HistoryShape: Hashable, Sendable {
 
     /// Whether the shape keeps every section, item and string of the revisions it keeps.
     var keepsStructure: Bool {
-        removedSections.isEmpty && removedItems.isEmpty && summariesKept == nil && !shortSummaries
+        removedSections.isEmpty && removedItems.isEmpty && summariesKept == nil && sectionSummariesKept == nil
+            && !shortSummaries
             && !renamedTitles && !renamedIDs
     }
 }

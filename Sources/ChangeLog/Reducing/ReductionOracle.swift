@@ -136,7 +136,7 @@ public struct ReductionOracle: Sendable {
     }
 
     private static func strictReplay(of history: ReducibleHistory) -> Verdict {
-        var renderer = UIKitStrictRenderer<String, String>()
+        var renderer = UIKitStrictRenderer<String, String, String>()
         for (offset, revision) in history.revisions.enumerated() {
             do {
                 try renderer.performBatchUpdates(revision.changes, resultingIn: revision.snapshot)

@@ -52,7 +52,7 @@ extension ReductionResult {
         ]
         if strict {
             lines += [
-                "    var renderer = UIKitStrictRenderer<String, String>()",
+                "    var renderer = UIKitStrictRenderer<String, String, String>()",
                 "    for (offset, revision) in history.revisions.enumerated() {",
                 "        do {",
                 "            try renderer.performBatchUpdates(revision.changes, resultingIn: revision.snapshot)",

@@ -1,7 +1,7 @@
 import ListAdapter
 
 /// The rewriting of one ``HistoryShape`` applied to the snapshots it keeps: sections and items
-/// removed, summaries dropped or shortened, titles and identifiers renamed. The same rewriting is
+/// removed, summaries (of items and sections) dropped or shortened, titles and identifiers renamed. The same rewriting is
 /// applied to every snapshot of a candidate and to the changes between them, so that equal
 /// strings stay equal and distinct ones distinct.
 struct SnapshotTransform: Sendable {
@@ -20,6 +20,9 @@ struct SnapshotTransform: Sendable {
             for section in snapshot.sections where !shape.removedSections.contains(section.title) {
                 if shape.renamedTitles, titleNames[section.title] == nil {
                     titleNames[section.title] = "s\(titleNames.count)"
+                }
+                if shape.shortSummaries, let summary = keptSummary(section), summaryNames[summary] == nil {
+                    summaryNames[summary] = String(summaryNames.count + 1)
                 }
                 for item in section.items where !shape.removedItems.contains(item.id) {
                     if shape.renamedIDs, idNames[item.id] == nil {
@@ -62,6 +65,18 @@ struct SnapshotTransform: Sendable {
         return kept.contains(item.id) ? item.summary : nil
     }
 
+    private func keptSummary(_ section: LogSnapshot.Section) -> String? {
+        guard let kept = shape.sectionSummariesKept else { return section.summary }
+        return kept.contains(section.title) ? section.summary : nil
+    }
+
+    /// The new section summary of the original section titled `title` whose original section
+    /// summary is `summary`.
+    func sectionSummary(of title: String, _ summary: String?) -> String? {
+        guard let summary = keptSummary(LogSnapshot.Section(title: title, summary: summary)) else { return nil }
+        return summaryNames[summary] ?? summary
+    }
+
     /// The new summary of the original item `id` whose original summary is `summary`.
     func summary(of id: String, _ summary: String?) -> String? {
         guard let summary = keptSummary(LogSnapshot.Item(id: id, summary: summary)) else { return nil }
@@ -80,7 +95,8 @@ struct SnapshotTransform: Sendable {
         for item in section.items where !removesItem(item.id) {
             items.append(self.item(item))
         }
-        return LogSnapshot.Section(title: title(section.title), items: items)
+        return LogSnapshot.Section(
+            title: title(section.title), summary: sectionSummary(of: section.title, section.summary), items: items)
     }
 
     /// The new form of an original snapshot: the snapshot itself when the shape keeps its

@@ -251,7 +251,7 @@ struct LogStore: Sendable {
             return ChangeLogError(
                 code: .unsupportedFormat,
                 message: "the record of revision \(revision) has format version \(version), this library reads "
-                    + "version \(RevisionRecordBody.formatVersion); read the log with a newer version of the library",
+                    + "versions 1 to \(RevisionRecordBody.formatVersion); read the log with a newer version of the library",
                 revision: revision, path: path)
         case .malformed(let decodingError):
             return ChangeLogError(

@@ -8,8 +8,11 @@ extension ChangeLog {
     /// - Throws: ``ChangeLogError``: as ``append(_:meta:expectedLatest:)-(LogSnapshot,_,_)``, or
     ///   ``ChangeLogError/Code/unconvertibleValue`` when two identifiers give the same string.
     /// - Complexity: O(*n*) to convert, plus the append's.
-    public func append<ItemID: LogStringConvertible, Summary: LogStringConvertible>(
-        _ snapshot: ListSnapshot<ItemID, Summary>, meta: [String: String] = [:], expectedLatest: UInt64? = nil
+    public func append<
+        ItemID: LogStringConvertible, Summary: LogStringConvertible, SectionSummary: LogStringConvertible
+    >(
+        _ snapshot: ListSnapshot<ItemID, Summary, SectionSummary>, meta: [String: String] = [:],
+        expectedLatest: UInt64? = nil
     ) async throws(ChangeLogError) -> AppendedRevision {
         try await append(try snapshot.logSnapshot(), meta: meta, expectedLatest: expectedLatest)
     }
@@ -20,26 +23,43 @@ extension ChangeLog {
     ///
     /// - Throws: ``ChangeLogError``: as the `LogSnapshot` method does, or
     ///   ``ChangeLogError/Code/unconvertibleValue`` when two identifiers give the same string.
-    public func append<ItemID: LogStringConvertible, Summary: LogStringConvertible>(
-        _ snapshot: ListSnapshot<ItemID, Summary>, changes: ListChanges<ItemID, Summary>, meta: [String: String] = [:],
-        expectedLatest: UInt64? = nil, verifiesChanges: Bool = false
+    public func append<
+        ItemID: LogStringConvertible, Summary: LogStringConvertible, SectionSummary: LogStringConvertible
+    >(
+        _ snapshot: ListSnapshot<ItemID, Summary, SectionSummary>,
+        changes: ListChanges<ItemID, Summary, SectionSummary>,
+        meta: [String: String] = [:], expectedLatest: UInt64? = nil, verifiesChanges: Bool = false
     ) async throws(ChangeLogError) -> AppendedRevision {
         try await append(
             try snapshot.logSnapshot(), changes: changes.logChanges(), meta: meta, expectedLatest: expectedLatest,
             verifiesChanges: verifiesChanges)
     }
 
-    /// The snapshot of `revision` with its identifiers read as `ItemID` and its summaries as
-    /// `Summary`.
+    /// The snapshot of `revision` with its identifiers read as `ItemID`, its summaries as
+    /// `Summary` and its section summaries as `SectionSummary`.
     ///
     /// - Throws: ``ChangeLogError``: as ``snapshot(at:)``, or
     ///   ``ChangeLogError/Code/unconvertibleValue`` naming the revision, the place and the stored
     ///   string that does not convert.
     /// - Complexity: That of ``snapshot(at:)``, plus O(*n*) to convert.
+    public func snapshot<
+        ItemID: LogStringConvertible, Summary: LogStringConvertible, SectionSummary: LogStringConvertible
+    >(
+        at revision: UInt64, as itemID: ItemID.Type, summary: Summary.Type, sectionSummary: SectionSummary.Type
+    ) throws(ChangeLogError) -> ListSnapshot<ItemID, Summary, SectionSummary> {
+        try LogValueReader<ItemID, Summary, SectionSummary>(revision: revision).snapshot(try snapshot(at: revision))
+    }
+
+    /// The snapshot of `revision` with its identifiers read as `ItemID` and its summaries as
+    /// `Summary`, for lists without section summaries (a data source's default, `Never`).
+    ///
+    /// - Throws: As ``snapshot(at:as:summary:sectionSummary:)``: a section with a summary is
+    ///   ``ChangeLogError/Code/unconvertibleValue`` (read it with a `sectionSummary` type).
+    /// - Complexity: That of ``snapshot(at:)``, plus O(*n*) to convert.
     public func snapshot<ItemID: LogStringConvertible, Summary: LogStringConvertible>(
         at revision: UInt64, as itemID: ItemID.Type, summary: Summary.Type
-    ) throws(ChangeLogError) -> ListSnapshot<ItemID, Summary> {
-        try LogValueReader<ItemID, Summary>(revision: revision).snapshot(try snapshot(at: revision))
+    ) throws(ChangeLogError) -> ListSnapshot<ItemID, Summary, Never> {
+        try snapshot(at: revision, as: itemID, summary: summary, sectionSummary: Never.self)
     }
 }
 
@@ -51,9 +71,10 @@ extension ChangeLog.AppendEntry {
     /// - Throws: ``ChangeLogError`` with code ``ChangeLogError/Code/unconvertibleValue`` when two
     ///   identifiers give the same string.
     /// - Complexity: O(*n*) to convert; O(1) for strings.
-    public init<ItemID: LogStringConvertible, Summary: LogStringConvertible>(
-        _ snapshot: ListSnapshot<ItemID, Summary>, changes: ListChanges<ItemID, Summary>? = nil,
-        meta: [String: String] = [:], verifiesChanges: Bool = false
+    public init<ItemID: LogStringConvertible, Summary: LogStringConvertible, SectionSummary: LogStringConvertible>(
+        _ snapshot: ListSnapshot<ItemID, Summary, SectionSummary>,
+        changes: ListChanges<ItemID, Summary, SectionSummary>? = nil, meta: [String: String] = [:],
+        verifiesChanges: Bool = false
     ) throws(ChangeLogError) {
         let converted = try snapshot.logSnapshot()
         if let changes {
@@ -65,29 +86,59 @@ extension ChangeLog.AppendEntry {
 }
 
 extension RevisionRecord {
-    /// ``snapshot`` with its identifiers read as `ItemID` and its summaries as `Summary`.
+    /// ``snapshot`` with its identifiers read as `ItemID`, its summaries as `Summary` and its
+    /// section summaries as `SectionSummary`.
+    ///
+    /// - Throws: ``ChangeLogError`` with code ``ChangeLogError/Code/unconvertibleValue`` naming
+    ///   the revision, the place and the stored string that does not convert.
+    /// - Complexity: O(*n*) expected, where *n* is the number of items; O(1) for `String`s.
+    public func snapshot<
+        ItemID: LogStringConvertible, Summary: LogStringConvertible, SectionSummary: LogStringConvertible
+    >(
+        as itemID: ItemID.Type, summary: Summary.Type, sectionSummary: SectionSummary.Type
+    ) throws(ChangeLogError) -> ListSnapshot<ItemID, Summary, SectionSummary> {
+        try LogValueReader<ItemID, Summary, SectionSummary>(revision: revision).snapshot(snapshot)
+    }
+
+    /// ``snapshot`` with its identifiers read as `ItemID` and its summaries as `Summary`, for
+    /// lists without section summaries (a data source's default, `Never`).
     ///
     /// ```swift
     /// let todos = try record.snapshot(as: Int.self, summary: String.self)
     /// ```
     ///
-    /// - Throws: ``ChangeLogError`` with code ``ChangeLogError/Code/unconvertibleValue`` naming
-    ///   the revision, the place and the stored string that does not convert.
-    /// - Complexity: O(*n*) expected, where *n* is the number of items; O(1) for `String`s.
+    /// - Throws: As ``snapshot(as:summary:sectionSummary:)``: a section with a summary is
+    ///   ``ChangeLogError/Code/unconvertibleValue`` (read it with a `sectionSummary` type).
+    /// - Complexity: O(*n*) expected, where *n* is the number of items.
     public func snapshot<ItemID: LogStringConvertible, Summary: LogStringConvertible>(
         as itemID: ItemID.Type, summary: Summary.Type
-    ) throws(ChangeLogError) -> ListSnapshot<ItemID, Summary> {
-        try LogValueReader<ItemID, Summary>(revision: revision).snapshot(snapshot)
+    ) throws(ChangeLogError) -> ListSnapshot<ItemID, Summary, Never> {
+        try snapshot(as: itemID, summary: summary, sectionSummary: Never.self)
     }
 
-    /// ``changes`` with their identifiers read as `ItemID` and their summaries as `Summary`.
+    /// ``changes`` with their identifiers read as `ItemID`, their summaries as `Summary` and
+    /// their section summaries as `SectionSummary`.
     ///
     /// - Throws: ``ChangeLogError`` with code ``ChangeLogError/Code/unconvertibleValue`` naming
     ///   the revision, the place and the stored string that does not convert.
     /// - Complexity: O(*c*), where *c* counts the operations and the items of inserted sections.
+    public func changes<
+        ItemID: LogStringConvertible, Summary: LogStringConvertible, SectionSummary: LogStringConvertible
+    >(
+        as itemID: ItemID.Type, summary: Summary.Type, sectionSummary: SectionSummary.Type
+    ) throws(ChangeLogError) -> ListChanges<ItemID, Summary, SectionSummary> {
+        try LogValueReader<ItemID, Summary, SectionSummary>(revision: revision).changes(changes)
+    }
+
+    /// ``changes`` with their identifiers read as `ItemID` and their summaries as `Summary`, for
+    /// lists without section summaries (a data source's default, `Never`).
+    ///
+    /// - Throws: As ``changes(as:summary:sectionSummary:)``: a section summary is
+    ///   ``ChangeLogError/Code/unconvertibleValue``.
+    /// - Complexity: O(*c*), where *c* counts the operations and the items of inserted sections.
     public func changes<ItemID: LogStringConvertible, Summary: LogStringConvertible>(
         as itemID: ItemID.Type, summary: Summary.Type
-    ) throws(ChangeLogError) -> ListChanges<ItemID, Summary> {
-        try LogValueReader<ItemID, Summary>(revision: revision).changes(changes)
+    ) throws(ChangeLogError) -> ListChanges<ItemID, Summary, Never> {
+        try changes(as: itemID, summary: summary, sectionSummary: Never.self)
     }
 }

@@ -7,8 +7,10 @@ extension ChangeLogError.Code {
     public static let unconvertibleValue = Self("unconvertibleValue")
 }
 
-extension ListSnapshot where ItemID: LogStringConvertible, Summary: LogStringConvertible {
-    /// The snapshot with its identifiers and summaries as the strings a ``ChangeLog`` stores.
+extension ListSnapshot
+where ItemID: LogStringConvertible, Summary: LogStringConvertible, SectionSummary: LogStringConvertible {
+    /// The snapshot with its identifiers and summaries (of items and sections) as the strings a
+    /// ``ChangeLog`` stores.
     ///
     /// - Throws: ``ChangeLogError`` with code ``ChangeLogError/Code/unconvertibleValue`` when two
     ///   identifiers give the same string (a conformance that is not lossless).
@@ -19,7 +21,7 @@ extension ListSnapshot where ItemID: LogStringConvertible, Summary: LogStringCon
             return try LogSnapshot(
                 sections: sections.map { section in
                     LogSnapshot.Section(
-                        title: section.title,
+                        title: section.title, summary: section.summary?.logString,
                         items: section.items.map {
                             LogSnapshot.Item(id: $0.id.logString, summary: $0.summary?.logString)
                         })
@@ -35,8 +37,10 @@ extension ListSnapshot where ItemID: LogStringConvertible, Summary: LogStringCon
     }
 }
 
-extension ListChanges where ItemID: LogStringConvertible, Summary: LogStringConvertible {
-    /// The changes with their identifiers and summaries as the strings a ``ChangeLog`` stores.
+extension ListChanges
+where ItemID: LogStringConvertible, Summary: LogStringConvertible, SectionSummary: LogStringConvertible {
+    /// The changes with their identifiers and summaries (of items and sections) as the strings a
+    /// ``ChangeLog`` stores.
     ///
     /// - Complexity: O(1) for ``LogChanges``; O(*c*) otherwise, where *c* counts the operations
     ///   and the items of inserted sections.
@@ -48,12 +52,15 @@ extension ListChanges where ItemID: LogStringConvertible, Summary: LogStringConv
                 LogChanges.SectionInsertion(
                     index: insertion.index,
                     section: LogSnapshot.Section(
-                        title: insertion.section.title,
+                        title: insertion.section.title, summary: insertion.section.summary?.logString,
                         items: insertion.section.items.map {
                             LogSnapshot.Item(id: $0.id.logString, summary: $0.summary?.logString)
                         }))
             },
             movedSections: movedSections.map { LogChanges.SectionMove(from: $0.from, to: $0.to) },
+            updatedSections: updatedSections.map {
+                LogChanges.SectionUpdate(from: $0.from, to: $0.to, summary: $0.summary?.logString)
+            },
             deletedItems: deletedItems,
             insertedItems: insertedItems.map {
                 LogChanges.ItemInsertion(at: $0.at, id: $0.id.logString, summary: $0.summary?.logString)
@@ -65,9 +72,11 @@ extension ListChanges where ItemID: LogStringConvertible, Summary: LogStringConv
     }
 }
 
-/// Reads the log's strings as values of `ItemID` and `Summary`, with errors that name the revision,
+/// Reads the log's strings as values of `ItemID`, `Summary` and `SectionSummary`, with errors that name the revision,
 /// the place and the string that does not convert.
-struct LogValueReader<ItemID: LogStringConvertible, Summary: LogStringConvertible> {
+struct LogValueReader<
+    ItemID: LogStringConvertible, Summary: LogStringConvertible, SectionSummary: LogStringConvertible
+> {
     /// The revision read, for the errors.
     var revision: UInt64?
 
@@ -82,10 +91,18 @@ struct LogValueReader<ItemID: LogStringConvertible, Summary: LogStringConvertibl
         throw failure("summary", string, as: Summary.self, at: place())
     }
 
-    func items(_ items: [LogSnapshot.Item], section: Int, inserted: Bool = false) throws(ChangeLogError)
-        -> [ListSnapshot<ItemID, Summary>.Item]
+    func sectionSummary(_ string: String?, at place: @autoclosure () -> String) throws(ChangeLogError)
+        -> SectionSummary?
     {
-        var converted: [ListSnapshot<ItemID, Summary>.Item] = []
+        guard let string else { return nil }
+        if let value = SectionSummary.parse(logString: string) { return value }
+        throw failure("section summary", string, as: SectionSummary.self, at: place())
+    }
+
+    func items(_ items: [LogSnapshot.Item], section: Int, inserted: Bool = false) throws(ChangeLogError)
+        -> [ListSnapshot<ItemID, Summary, SectionSummary>.Item]
+    {
+        var converted: [ListSnapshot<ItemID, Summary, SectionSummary>.Item] = []
         converted.reserveCapacity(items.count)
         for (offset, item) in items.enumerated() {
             let place = "\(inserted ? "inserted section" : "section") \(section), item \(offset)"
@@ -94,12 +111,15 @@ struct LogValueReader<ItemID: LogStringConvertible, Summary: LogStringConvertibl
         return converted
     }
 
-    func snapshot(_ snapshot: LogSnapshot) throws(ChangeLogError) -> ListSnapshot<ItemID, Summary> {
-        if let same = snapshot as? ListSnapshot<ItemID, Summary> { return same }
-        var sections: [ListSnapshot<ItemID, Summary>.Section] = []
+    func snapshot(_ snapshot: LogSnapshot) throws(ChangeLogError) -> ListSnapshot<ItemID, Summary, SectionSummary> {
+        if let same = snapshot as? ListSnapshot<ItemID, Summary, SectionSummary> { return same }
+        var sections: [ListSnapshot<ItemID, Summary, SectionSummary>.Section] = []
         sections.reserveCapacity(snapshot.sections.count)
         for (offset, section) in snapshot.sections.enumerated() {
-            sections.append(.init(title: section.title, items: try items(section.items, section: offset)))
+            sections.append(
+                .init(
+                    title: section.title, summary: try sectionSummary(section.summary, at: "section \(offset)"),
+                    items: try items(section.items, section: offset)))
         }
         do {
             return try ListSnapshot(sections: sections)
@@ -113,17 +133,25 @@ struct LogValueReader<ItemID: LogStringConvertible, Summary: LogStringConvertibl
         }
     }
 
-    func changes(_ changes: LogChanges) throws(ChangeLogError) -> ListChanges<ItemID, Summary> {
-        if let same = changes as? ListChanges<ItemID, Summary> { return same }
-        var result = ListChanges<ItemID, Summary>(
+    func changes(_ changes: LogChanges) throws(ChangeLogError) -> ListChanges<ItemID, Summary, SectionSummary> {
+        if let same = changes as? ListChanges<ItemID, Summary, SectionSummary> { return same }
+        var result = ListChanges<ItemID, Summary, SectionSummary>(
             deletedSections: changes.deletedSections,
             movedSections: changes.movedSections.map { .init(from: $0.from, to: $0.to) },
             deletedItems: changes.deletedItems,
             movedItems: changes.movedItems.map { .init(from: $0.from, to: $0.to) })
         for insertion in changes.insertedSections {
             let items = try items(insertion.section.items, section: insertion.index, inserted: true)
+            let summary = try sectionSummary(
+                insertion.section.summary, at: "inserted section \(insertion.index)")
             result.insertedSections.append(
-                .init(index: insertion.index, section: .init(title: insertion.section.title, items: items)))
+                .init(
+                    index: insertion.index,
+                    section: .init(title: insertion.section.title, summary: summary, items: items)))
+        }
+        for update in changes.updatedSections {
+            let summary = try sectionSummary(update.summary, at: "the section updated at \(update.to)")
+            result.updatedSections.append(.init(from: update.from, to: update.to, summary: summary))
         }
         for insertion in changes.insertedItems {
             let place = "the item inserted at \(insertion.at)"

@@ -46,6 +46,17 @@ extension String: LogStringConvertible {
     public static func parse(logString: String) -> String? { logString }
 }
 
+extension Never: LogStringConvertible {
+    /// Never called: there is no value of type `Never`.
+    public var logString: String {
+        switch self {}
+    }
+
+    /// `nil`: no string is a `Never`, so a log whose sections have summaries does not read with
+    /// `Never` section summaries.
+    public static func parse(logString: String) -> Never? { nil }
+}
+
 extension LogStringConvertible where Self: LosslessStringConvertible {
     /// The value's `description`.
     public var logString: String { description }

@@ -49,9 +49,12 @@ import ListAdapter
 /// Durability: the log's; a revision is recorded when its append committed.
 @MainActor
 public final class ChangeLogRecorder<DataSource: ListSource>: ListAdapterObserver
-where DataSource.ItemID: LogStringConvertible, DataSource.Summary: LogStringConvertible {
+where
+    DataSource.ItemID: LogStringConvertible, DataSource.Summary: LogStringConvertible,
+    DataSource.SectionSummary: LogStringConvertible
+{
     /// The adapter's update type.
-    public typealias Update = ListAdapterUpdate<DataSource.ItemID, DataSource.Summary>
+    public typealias Update = ListAdapterUpdate<DataSource.ItemID, DataSource.Summary, DataSource.SectionSummary>
 
     /// One recorded update: the adapter generation it came from and the revision it became.
     public struct Recording: Hashable, Sendable {
@@ -152,7 +155,7 @@ where DataSource.ItemID: LogStringConvertible, DataSource.Summary: LogStringConv
     /// Queues `update` for its append.
     public func listAdapter(
         _ adapter: ListAdapter<DataSource>,
-        didUpdate update: ListAdapterUpdate<DataSource.ItemID, DataSource.Summary>
+        didUpdate update: ListAdapterUpdate<DataSource.ItemID, DataSource.Summary, DataSource.SectionSummary>
     ) {
         guard isRecording, adapter === self.adapter else { return }
         var annotations = meta?(update) ?? [:]

@@ -113,7 +113,8 @@ extension LogStore {
             }
             let timestamp = Timestamp.now()
             let body = RevisionRecordBody(
-                timestamp: timestamp, meta: entry.meta, sectionCount: entry.snapshot.sectionCount,
+                version: RevisionRecordBody.version(snapshot: entry.snapshot, changes: changes), timestamp: timestamp,
+                meta: entry.meta, sectionCount: entry.snapshot.sectionCount,
                 itemCount: entry.snapshot.itemCount, sectionRuns: stored.runs.map(\.id), changes: changes)
             records.append((revision, body.encoded(revision: revision)))
             appended.append(AppendedRevision(revision: revision, millisecondsSince1970: timestamp, changes: changes))

@@ -29,7 +29,7 @@ extension LogStore {
                         for: ChunkFailure(chunkID: runID, kind: .inconsistent("not a section run")), revision: revision)
                 }
                 for sectionID in sectionIDs where live.insert(sectionID).inserted {
-                    guard case .section(_, _, let itemChunkIDs) = try chunk(sectionID, of: revision, in: transaction)
+                    guard case .section(_, _, _, let itemChunkIDs) = try chunk(sectionID, of: revision, in: transaction)
                     else {
                         throw error(
                             for: ChunkFailure(chunkID: sectionID, kind: .inconsistent("not a section")),

@@ -1,15 +1,15 @@
 import ListAdapter
 
 // The interchange format's changes JSON:
-// {"sections": {"deleted": [...], "inserted": [...], "moved": [...]},
+// {"sections": {"deleted": [...], "inserted": [...], "moved": [...], "updated": [...]},
 //  "items": {"deleted": [...], "inserted": [...], "moved": [...], "updated": [...]}}
 // Encoding writes every key; on input a missing list means an empty one. For the interchange format's exact
 // key order use `formatJSON()` (FormatJSON.swift).
 
-extension ListChanges.SectionInsertion: Codable where ItemID: Codable, Summary: Codable {
-    private enum CodingKeys: String, CodingKey { case index, title, items }
+extension ListChanges.SectionInsertion: Codable where ItemID: Codable, Summary: Codable, SectionSummary: Codable {
+    private enum CodingKeys: String, CodingKey { case index, title, summary, items }
 
-    /// Decodes `{"index": 0, "title": ..., "items": [...]}`.
+    /// Decodes `{"index": 0, "title": ..., "summary": ..., "items": [...]}`; `summary` is optional.
     /// - Complexity: O(*k*), where *k* is the number of the section's items.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -17,15 +17,19 @@ extension ListChanges.SectionInsertion: Codable where ItemID: Codable, Summary: 
             index: try container.decode(Int.self, forKey: .index),
             section: .init(
                 title: try container.decode(String.self, forKey: .title),
-                items: try container.decode([ListSnapshot<ItemID, Summary>.Item].self, forKey: .items)))
+                summary: try container.decodeIfPresent(SectionSummary.self, forKey: .summary),
+                items: try container.decode(
+                    [ListSnapshot<ItemID, Summary, SectionSummary>.Item].self, forKey: .items)))
     }
 
-    /// Encodes `{"index": 0, "title": ..., "items": [...]}`.
+    /// Encodes `{"index": 0, "title": ..., "summary": ..., "items": [...]}`, omitting a `nil`
+    /// summary.
     /// - Complexity: O(*k*), where *k* is the number of the section's items.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(index, forKey: .index)
         try container.encode(section.title, forKey: .title)
+        try container.encodeIfPresent(section.summary, forKey: .summary)
         try container.encode(section.items, forKey: .items)
     }
 }
@@ -49,7 +53,29 @@ extension ListChanges.SectionMove: Codable {
     }
 }
 
-extension ListChanges.ItemInsertion: Codable where ItemID: Codable, Summary: Codable {
+extension ListChanges.SectionUpdate: Codable where SectionSummary: Codable {
+    private enum CodingKeys: String, CodingKey { case from, to, summary }
+
+    /// Decodes `{"from": 1, "to": 1, "summary": ...}`; a missing summary means `nil`.
+    /// - Complexity: O(1), plus the size of the summary.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            from: try container.decode(Int.self, forKey: .from), to: try container.decode(Int.self, forKey: .to),
+            summary: try container.decodeIfPresent(SectionSummary.self, forKey: .summary))
+    }
+
+    /// Encodes `{"from": 1, "to": 1, "summary": ...}`, omitting a `nil` summary.
+    /// - Complexity: O(1), plus the size of the summary.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(from, forKey: .from)
+        try container.encode(to, forKey: .to)
+        try container.encodeIfPresent(summary, forKey: .summary)
+    }
+}
+
+extension ListChanges.ItemInsertion: Codable where ItemID: Codable, Summary: Codable, SectionSummary: Codable {
     private enum CodingKeys: String, CodingKey { case at, id, summary }
 
     /// Decodes `{"at": [1, 0], "id": ..., "summary": ...}`; `summary` is optional.
@@ -120,7 +146,7 @@ extension ListChanges.ItemUpdate: Codable where Summary: Codable {
     }
 }
 
-extension ListChanges: Codable where ItemID: Codable, Summary: Codable {
+extension ListChanges: Codable where ItemID: Codable, Summary: Codable, SectionSummary: Codable {
     private enum CodingKeys: String, CodingKey { case sections, items }
     private enum ListKeys: String, CodingKey { case deleted, inserted, moved, updated }
 
@@ -135,6 +161,7 @@ extension ListChanges: Codable where ItemID: Codable, Summary: Codable {
             deletedSections = try sections.decodeIfPresent([Int].self, forKey: .deleted) ?? []
             insertedSections = try sections.decodeIfPresent([SectionInsertion].self, forKey: .inserted) ?? []
             movedSections = try sections.decodeIfPresent([SectionMove].self, forKey: .moved) ?? []
+            updatedSections = try sections.decodeIfPresent([SectionUpdate].self, forKey: .updated) ?? []
         }
         if container.contains(.items), try !container.decodeNil(forKey: .items) {
             let items = try container.nestedContainer(keyedBy: ListKeys.self, forKey: .items)
@@ -155,6 +182,7 @@ extension ListChanges: Codable where ItemID: Codable, Summary: Codable {
         try sections.encode(deletedSections, forKey: .deleted)
         try sections.encode(insertedSections, forKey: .inserted)
         try sections.encode(movedSections, forKey: .moved)
+        try sections.encode(updatedSections, forKey: .updated)
         var items = container.nestedContainer(keyedBy: ListKeys.self, forKey: .items)
         try items.encode(deletedItems, forKey: .deleted)
         try items.encode(insertedItems, forKey: .inserted)

@@ -8,7 +8,7 @@ import ListAdapter
 // up to the encoder (Foundation's JSONEncoder reorders keys on Linux), so the exact interchange-format
 // output comes from `formatJSON()` (FormatJSON.swift).
 
-extension ListSnapshot.Item: Codable where ItemID: Codable, Summary: Codable {
+extension ListSnapshot.Item: Codable where ItemID: Codable, Summary: Codable, SectionSummary: Codable {
     private enum CodingKeys: String, CodingKey { case id, summary }
 
     /// Decodes `{"id": ..., "summary": ...}`; `summary` is optional.
@@ -29,28 +29,31 @@ extension ListSnapshot.Item: Codable where ItemID: Codable, Summary: Codable {
     }
 }
 
-extension ListSnapshot.Section: Codable where ItemID: Codable, Summary: Codable {
-    private enum CodingKeys: String, CodingKey { case title, items }
+extension ListSnapshot.Section: Codable where ItemID: Codable, Summary: Codable, SectionSummary: Codable {
+    private enum CodingKeys: String, CodingKey { case title, summary, items }
 
-    /// Decodes `{"title": ..., "items": [...]}`; both keys are required.
+    /// Decodes `{"title": ..., "summary": ..., "items": [...]}`; `title` and `items` are
+    /// required, `summary` is optional.
     /// - Complexity: O(*k*), where *k* is the number of the section's items.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
             title: try container.decode(String.self, forKey: .title),
+            summary: try container.decodeIfPresent(SectionSummary.self, forKey: .summary),
             items: try container.decode([ListSnapshot.Item].self, forKey: .items))
     }
 
-    /// Encodes `{"title": ..., "items": [...]}`.
+    /// Encodes `{"title": ..., "summary": ..., "items": [...]}`, `summary` omitted when `nil`.
     /// - Complexity: O(*k*), where *k* is the number of the section's items.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(title, forKey: .title)
+        try container.encodeIfPresent(summary, forKey: .summary)
         try container.encode(items, forKey: .items)
     }
 }
 
-extension ListSnapshot: Codable where ItemID: Codable, Summary: Codable {
+extension ListSnapshot: Codable where ItemID: Codable, Summary: Codable, SectionSummary: Codable {
     private enum CodingKeys: String, CodingKey { case sections }
 
     /// Decodes `{"sections": [...]}` and checks uniqueness; a `meta` key is ignored here
@@ -71,7 +74,7 @@ extension ListSnapshot: Codable where ItemID: Codable, Summary: Codable {
     }
 }
 
-extension AnnotatedSnapshot: Codable where ItemID: Codable, Summary: Codable {
+extension AnnotatedSnapshot: Codable where ItemID: Codable, Summary: Codable, SectionSummary: Codable {
     private enum CodingKeys: String, CodingKey { case meta, sections }
 
     /// Decodes `{"meta": {...}, "sections": [...]}`; `meta` is optional.
@@ -80,7 +83,7 @@ extension AnnotatedSnapshot: Codable where ItemID: Codable, Summary: Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         meta = try container.decodeIfPresent([String: String].self, forKey: .meta) ?? [:]
         snapshot = try ListSnapshot(
-            sections: container.decode([ListSnapshot<ItemID, Summary>.Section].self, forKey: .sections))
+            sections: container.decode([ListSnapshot<ItemID, Summary, SectionSummary>.Section].self, forKey: .sections))
     }
 
     /// Encodes `{"meta": {...}, "sections": [...]}`, omitting empty `meta`.

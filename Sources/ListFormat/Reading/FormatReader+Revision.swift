@@ -4,7 +4,7 @@ import ListAdapter
 /// `snapshot` and `changes`. Unknown keys are ignored at every level; a list of changes that is
 /// missing or `null` is empty, and so is a missing or `null` `sections` or `items` object.
 extension FormatReader {
-    typealias Changes = ListChanges<String, String>
+    typealias Changes = ListChanges<String, String, String>
 
     /// A whole revision line, and nothing but whitespace after it.
     mutating func revisionLine() throws(ReadFailure) -> RevisionLine {
@@ -103,14 +103,17 @@ extension FormatReader {
         return changes
     }
 
-    /// `changes.sections`: `deleted`, `inserted`, `moved`.
+    /// `changes.sections`: `deleted`, `inserted`, `moved`, `updated` (version 2; a version-1
+    /// document has none, which reads as no section update).
     private mutating func sectionChanges(into changes: inout Changes, depth: Int) throws(ReadFailure) {
         if try null() { return }
         try expectContainer(UInt8(ascii: "{"))
         var seen: Set<String> = []
         try object(depth: depth) { (reader, key) throws(ReadFailure) in
             let name = reader.text(of: key)
-            guard ["deleted", "inserted", "moved"].contains(name) else { return try reader.skipValue(depth: depth + 1) }
+            guard ["deleted", "inserted", "moved", "updated"].contains(name) else {
+                return try reader.skipValue(depth: depth + 1)
+            }
             guard seen.insert(name).inserted else { throw reader.duplicateKey(key) }
             switch name {
             case "deleted":
@@ -121,10 +124,15 @@ extension FormatReader {
                 changes.insertedSections = try reader.list(depth: depth + 1) { (reader) throws(ReadFailure) in
                     try reader.sectionInsertion(depth: depth + 2)
                 }
-            default:
+            case "moved":
                 changes.movedSections = try reader.list(depth: depth + 1) { (reader) throws(ReadFailure) in
                     let (from, to, _) = try reader.move(depth: depth + 2, paths: false, summary: false)
                     return Changes.SectionMove(from: from[0], to: to[0])
+                }
+            default:
+                changes.updatedSections = try reader.list(depth: depth + 1) { (reader) throws(ReadFailure) in
+                    let (from, to, summary) = try reader.move(depth: depth + 2, paths: false, summary: true)
+                    return Changes.SectionUpdate(from: from[0], to: to[0], summary: summary)
                 }
             }
         }
@@ -256,12 +264,15 @@ extension FormatReader {
         }
     }
 
-    /// A section insertion: `{"index": …, "title": …, "items": […]}`.
+    /// A section insertion: `{"index": …, "title": …, "summary": …, "items": […]}`, `summary`
+    /// optional.
     private mutating func sectionInsertion(depth: Int) throws(ReadFailure) -> Changes.SectionInsertion {
         let objectStart = position
         try expectContainer(UInt8(ascii: "{"))
         var index: Int?
         var title: String?
+        var summary: String?
+        var summarySeen = false
         var items: [Snapshot.Item]?
         try object(depth: depth) { (reader, key) throws(ReadFailure) in
             if reader.matches(key, "index") {
@@ -270,6 +281,10 @@ extension FormatReader {
             } else if reader.matches(key, "title") {
                 guard title == nil else { throw reader.duplicateKey(key) }
                 title = reader.text(of: try reader.stringValue()!)
+            } else if reader.matches(key, "summary") {
+                guard !summarySeen else { throw reader.duplicateKey(key) }
+                summarySeen = true
+                summary = try reader.stringValue(nullable: true).map(reader.text(of:))
             } else if reader.matches(key, "items") {
                 guard items == nil else { throw reader.duplicateKey(key) }
                 items = try reader.items(depth: depth + 1, base: [])
@@ -280,7 +295,8 @@ extension FormatReader {
         guard let index else { throw missingField("index", objectStart: objectStart) }
         guard let title else { throw missingField("title", objectStart: objectStart) }
         guard let items else { throw missingField("items", objectStart: objectStart) }
-        return Changes.SectionInsertion(index: index, section: Snapshot.Section(title: title, items: items))
+        return Changes.SectionInsertion(
+            index: index, section: Snapshot.Section(title: title, summary: summary, items: items))
     }
 
     /// An item insertion: `{"at": [s, i], "id": …, "summary": …}`.

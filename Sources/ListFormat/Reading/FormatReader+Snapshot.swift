@@ -9,7 +9,7 @@ import ListAdapter
 /// not allocated again, and the log's writer, which compares a snapshot with the one before,
 /// recognises the unchanged items by their bits instead of their bytes.
 extension FormatReader {
-    typealias Snapshot = ListSnapshot<String, String>
+    typealias Snapshot = ListSnapshot<String, String, String>
 
     /// What a line holds: its sections, from `sections` or from a revision line's `snapshot`,
     /// and where they start; its `meta`.
@@ -103,7 +103,8 @@ extension FormatReader {
         return meta
     }
 
-    /// `sections`: an array of `{"title": …, "items": […]}`.
+    /// `sections`: an array of `{"title": …, "summary": …, "items": […]}`, `summary` optional (a
+    /// string, or `null` for none).
     mutating func sections(depth: Int, previous: Snapshot?) throws(ReadFailure) -> [Snapshot.Section] {
         try expectContainer(UInt8(ascii: "["))
         var sections: [Snapshot.Section] = []
@@ -111,6 +112,8 @@ extension FormatReader {
             let objectStart = reader.position
             try reader.expectContainer(UInt8(ascii: "{"))
             var title: String?
+            var summary: Key?
+            var summarySeen = false
             var items: [Snapshot.Item]?
             // The line before's section of the same title, when the title comes first.
             var base: Snapshot.Section?
@@ -118,6 +121,10 @@ extension FormatReader {
                 if reader.matches(key, "title") {
                     guard title == nil else { throw reader.duplicateKey(key) }
                     (title, base) = try reader.title(at: sections.count, previous: previous)
+                } else if reader.matches(key, "summary") {
+                    guard !summarySeen else { throw reader.duplicateKey(key) }
+                    summarySeen = true
+                    summary = try reader.stringValue(nullable: true)
                 } else if reader.matches(key, "items") {
                     guard items == nil else { throw reader.duplicateKey(key) }
                     items = try reader.items(depth: depth + 2, base: base?.items ?? [])
@@ -127,7 +134,12 @@ extension FormatReader {
             }
             guard let title else { throw reader.missingField("title", objectStart: objectStart) }
             guard let items else { throw reader.missingField("items", objectStart: objectStart) }
-            sections.append(Snapshot.Section(title: title, items: items))
+            // The line before's section summary when it holds the same bytes, as for items.
+            let sectionSummary = summary.map { key in
+                if let shared = base?.summary, reader.holds(key, shared) { return shared }
+                return reader.text(of: key)
+            }
+            sections.append(Snapshot.Section(title: title, summary: sectionSummary, items: items))
         }
         return sections
     }

@@ -1,11 +1,15 @@
 import ListAdapter
 
-// The interchange format's exact output: keys in the format's order, every changes key present, a missing
-// summary omitted, no spaces. Identifiers and summaries are written as JSON strings through
+// The interchange format's exact output (version 2): keys in the format's order, every changes key
+// present (`sections.updated` too, empty where nothing changed), a missing summary (of an item or
+// a section) omitted, no spaces. Identifiers and summaries are written as JSON strings through
 // their `description` (for `String`, the string itself).
 
-extension ListSnapshot where ItemID: LosslessStringConvertible, Summary: LosslessStringConvertible {
-    /// The snapshot as the interchange format's JSON on one line: `{"sections":[{"title":...,"items":[...]}]}`.
+extension ListSnapshot
+where ItemID: LosslessStringConvertible, Summary: LosslessStringConvertible, SectionSummary: LosslessStringConvertible {
+    /// The snapshot as the interchange format's JSON on one line:
+    /// `{"sections":[{"title":...,"summary":...,"items":[...]}]}`, a section's `summary` omitted
+    /// when it has none.
     ///
     /// The format's identifiers and summaries are strings: each is written as the JSON string
     /// of its `description`, whatever its type. For `String` that is the value itself; a
@@ -34,6 +38,11 @@ extension ListSnapshot where ItemID: LosslessStringConvertible, Summary: Lossles
             writer.raw("{")
             writer.key("title")
             writer.string(section.title)
+            if let summary = section.summary {
+                writer.raw(",")
+                writer.key("summary")
+                writer.string(summary.description)
+            }
             writer.raw(",")
             writer.key("items")
             write(items: section.items, into: &writer)
@@ -61,7 +70,8 @@ extension ListSnapshot where ItemID: LosslessStringConvertible, Summary: Lossles
     }
 }
 
-extension AnnotatedSnapshot where ItemID: LosslessStringConvertible, Summary: LosslessStringConvertible {
+extension AnnotatedSnapshot
+where ItemID: LosslessStringConvertible, Summary: LosslessStringConvertible, SectionSummary: LosslessStringConvertible {
     /// The annotated snapshot as one line of a `replay import` file:
     /// `{"meta":{...},"sections":[...]}`, `meta` omitted when empty, its keys sorted.
     /// - Complexity: O(*n*) in the size of the output.
@@ -74,13 +84,14 @@ extension AnnotatedSnapshot where ItemID: LosslessStringConvertible, Summary: Lo
             writer.raw(",")
         }
         writer.key("sections")
-        ListSnapshot<ItemID, Summary>.write(sections: snapshot.sections, into: &writer)
+        ListSnapshot<ItemID, Summary, SectionSummary>.write(sections: snapshot.sections, into: &writer)
         writer.raw("}")
         return writer.string
     }
 }
 
-extension ListChanges where ItemID: LosslessStringConvertible, Summary: LosslessStringConvertible {
+extension ListChanges
+where ItemID: LosslessStringConvertible, Summary: LosslessStringConvertible, SectionSummary: LosslessStringConvertible {
     /// The changes as the interchange format's JSON on one line, every key present, in the format's order.
     ///
     /// Identifiers and summaries are written as the JSON strings of their `description`, as
@@ -106,8 +117,12 @@ extension ListChanges where ItemID: LosslessStringConvertible, Summary: Lossless
             writer.integer(insertion.index)
             writer.raw(#","title":"#)
             writer.string(insertion.section.title)
+            if let summary = insertion.section.summary {
+                writer.raw(#","summary":"#)
+                writer.string(summary.description)
+            }
             writer.raw(#","items":"#)
-            ListSnapshot<ItemID, Summary>.write(items: insertion.section.items, into: &writer)
+            ListSnapshot<ItemID, Summary, SectionSummary>.write(items: insertion.section.items, into: &writer)
             writer.raw("}")
         }
         writer.raw(#"],"moved":["#)
@@ -117,6 +132,19 @@ extension ListChanges where ItemID: LosslessStringConvertible, Summary: Lossless
             writer.integer(move.from)
             writer.raw(#","to":"#)
             writer.integer(move.to)
+            writer.raw("}")
+        }
+        writer.raw(#"],"updated":["#)
+        for (index, update) in updatedSections.enumerated() {
+            writer.separator(index)
+            writer.raw(#"{"from":"#)
+            writer.integer(update.from)
+            writer.raw(#","to":"#)
+            writer.integer(update.to)
+            if let summary = update.summary {
+                writer.raw(#","summary":"#)
+                writer.string(summary.description)
+            }
             writer.raw("}")
         }
         writer.raw(#"]},"items":{"deleted":["#)

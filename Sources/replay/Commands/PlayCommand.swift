@@ -97,7 +97,7 @@ struct PlayArguments: ParsableArguments {
         defer { progress.finish() }
         switch into {
         case .strict:
-            var view = UIKitStrictRenderer<String, String>()
+            var view = UIKitStrictRenderer<String, String, String>()
             return try await log.replay(range, into: &view, progress: onProgress)
         case .text:
             let renderer = TextListRenderer { StandardOutput.writeLine($0) }

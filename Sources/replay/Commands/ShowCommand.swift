@@ -9,7 +9,8 @@ struct ShowCommand: AsyncParsableCommand {
         commandName: "show",
         abstract: "Show one revision: its metadata, snapshot and operations.",
         discussion: """
-            Items the revision inserted, moved or updated are marked with *.
+            Items the revision inserted, moved or updated are marked with *, and so are the
+            sections whose summary it updated (after their item count).
 
             Examples:
               replay show 12 --log app.lmdb
@@ -43,7 +44,9 @@ struct ShowCommand: AsyncParsableCommand {
             let changes = record.changes
             let marked = Set(
                 changes.insertedItems.map(\.at) + changes.movedItems.map(\.to) + changes.updatedItems.map(\.to))
-            lines += RevisionText.outline(record.snapshot, marking: marked).map { "  " + $0 }
+            lines += RevisionText.outline(
+                record.snapshot, marking: marked, markingSections: Set(changes.updatedSections.map(\.to))
+            ).map { "  " + $0 }
             lines.append("")
             let operations = changes.describedInWords(old: previous)
             lines.append(operations.isEmpty ? "operations: none" : "operations:")

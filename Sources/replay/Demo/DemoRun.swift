@@ -48,7 +48,7 @@ struct DemoRun {
         if let failure = verification.failure {
             throw DemoFailure("the recorded log does not verify: \(failure)")
         }
-        var view = UIKitStrictRenderer<String, String>()
+        var view = UIKitStrictRenderer<String, String, String>()
         let replay = try await log.replay(nil, into: &view)
         if let refusal = replay.refusal {
             throw DemoFailure("the strict renderer refused a batch: \(refusal)")

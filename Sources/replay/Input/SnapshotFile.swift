@@ -10,7 +10,7 @@ enum SnapshotFile {
     /// checked as an import checks a snapshot line
     /// (``ListFormat/InterchangeFormat/readSnapshotFile(_:)``), its `meta` too, which a diff does
     /// not use: a snapshot is the same contract wherever it is read.
-    static func read(_ path: String) throws -> ListSnapshot<String, String> {
+    static func read(_ path: String) throws -> ListSnapshot<String, String, String> {
         let data = try readInput(path, stopAfterNUL: true)
         do {
             return try InterchangeFormat.readSnapshotFile(data).snapshot

@@ -23,11 +23,11 @@ enum NumberText {
         grouped(count) + " " + (count == 1 ? noun : plural ?? noun + "s")
     }
 
-    /// The operation counts as `LogChanges.Counts` describes them (`sections +1 -0 ~0  items +3
+    /// The operation counts as `LogChanges.Counts` describes them (`sections +1 -0 ~0 *0  items +3
     /// -1 ~2 *1`), each number grouped.
     static func operations(_ counts: LogChanges.Counts) -> String {
         "sections +\(grouped(counts.sectionsInserted)) -\(grouped(counts.sectionsDeleted)) "
-            + "~\(grouped(counts.sectionsMoved))  items +\(grouped(counts.itemsInserted)) "
+            + "~\(grouped(counts.sectionsMoved)) *\(grouped(counts.sectionsUpdated))  items +\(grouped(counts.itemsInserted)) "
             + "-\(grouped(counts.itemsDeleted)) ~\(grouped(counts.itemsMoved)) *\(grouped(counts.itemsUpdated))"
     }
 }

@@ -4,7 +4,7 @@ import ListFormat
 
 /// How revisions read as text in `log`, `show` and `tail`.
 enum RevisionText {
-    /// `12  2026-11-20T10:00:00.000Z  commit=3f2a9c  sections +0 -0 ~0  items +1 -0 ~2 *1`
+    /// `12  2026-11-20T10:00:00.000Z  commit=3f2a9c  sections +0 -0 ~0 *0  items +1 -0 ~2 *1`
     static func oneLine(_ record: RevisionRecord) -> String {
         var line = "\(record.revision)  \(record.timeString)"
         if !record.meta.isEmpty { line += "  " + meta(record.meta) }
@@ -19,12 +19,18 @@ enum RevisionText {
         }.joined(separator: " ")
     }
 
-    /// The snapshot as an indented outline: sections with their items and summaries.
-    static func outline(_ snapshot: LogSnapshot, marking marked: Set<ItemPath> = []) -> [String] {
+    /// The snapshot as an indented outline: sections with their summaries, items and summaries;
+    /// the sections at `markedSections` (updated) end with ` *`.
+    static func outline(
+        _ snapshot: LogSnapshot, marking marked: Set<ItemPath> = [], markingSections markedSections: Set<Int> = []
+    ) -> [String] {
         var lines: [String] = []
         for (sectionOffset, section) in snapshot.sections.enumerated() {
             let title = section.title.isEmpty ? "(untitled)" : printable(section.title)
-            lines.append("[\(sectionOffset)] \(title) (\(section.items.count) items)")
+            var line = "[\(sectionOffset)] \(title) (\(section.items.count) items)"
+            if let summary = section.summary { line += "  \(printable(summary))" }
+            if markedSections.contains(sectionOffset) { line += " *" }
+            lines.append(line)
             for (itemOffset, item) in section.items.enumerated() {
                 let mark = marked.contains(ItemPath(section: sectionOffset, item: itemOffset)) ? "*" : " "
                 var line = "  \(mark) \(itemOffset): \(printable(item.id))"

@@ -50,6 +50,7 @@ final class Gate: Sendable {
 final class MutableDataSource: ListDataSource {
     typealias ItemID = String
     typealias Summary = String
+    typealias SectionSummary = String
     typealias Item = FetchedItem
 
     private struct State {
@@ -122,6 +123,12 @@ final class MutableDataSource: ListDataSource {
         state.withLock { state in state.served.path(of: id).flatMap { state.served.item(at: $0)?.summary } }
     }
 
+    func sectionSummary(forTitle title: String) -> String? {
+        state.withLock { state in
+            state.served.sectionOffset(titled: title).flatMap { state.served.sections[$0].summary }
+        }
+    }
+
     func item(for id: String) async throws -> FetchedItem {
         let (summary, gate) = state.withLock { state in
             state.itemCalls += 1
@@ -140,12 +147,13 @@ final class MutableDataSource: ListDataSource {
 /// An observer that keeps every update and failure it gets.
 @MainActor
 final class RecordingObserver<DataSource: ListDataSource>: ListAdapterObserver {
-    var updates: [ListAdapterUpdate<DataSource.ItemID, DataSource.Summary>] = []
+    var updates: [ListAdapterUpdate<DataSource.ItemID, DataSource.Summary, DataSource.SectionSummary>] = []
     var failures: [ListAdapterError] = []
-    var onUpdate: ((ListAdapterUpdate<DataSource.ItemID, DataSource.Summary>) -> Void)?
+    var onUpdate: ((ListAdapterUpdate<DataSource.ItemID, DataSource.Summary, DataSource.SectionSummary>) -> Void)?
 
     func listAdapter(
-        _ adapter: ListAdapter<DataSource>, didUpdate update: ListAdapterUpdate<DataSource.ItemID, DataSource.Summary>
+        _ adapter: ListAdapter<DataSource>,
+        didUpdate update: ListAdapterUpdate<DataSource.ItemID, DataSource.Summary, DataSource.SectionSummary>
     ) {
         updates.append(update)
         onUpdate?(update)

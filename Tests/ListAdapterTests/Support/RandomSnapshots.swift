@@ -1,12 +1,12 @@
 @testable import ListAdapter
 
-typealias StringSnapshot = ListSnapshot<String, String>
-typealias StringChanges = ListChanges<String, String>
+typealias StringSnapshot = ListSnapshot<String, String, String>
+typealias StringChanges = ListChanges<String, String, String>
 
 /// Random snapshots and random successors of them, covering every kind of change FORMAT.md
 /// names: sections inserted, deleted and moved; items inserted, deleted, moved inside and across
 /// sections, leaving into inserted sections and arriving from deleted ones; updates; empty
-/// titles and absent summaries.
+/// titles and absent summaries; section summaries that appear, disappear, change or stay.
 enum RandomSnapshots {
     /// A random snapshot with up to `maxSections` sections and `maxItems` items in all.
     static func snapshot(
@@ -22,6 +22,7 @@ enum RandomSnapshots {
             let section = Int.random(in: 0..<sections.count, using: &rng)
             sections[section].items.append(.init(id: id, summary: randomSummary(using: &rng)))
         }
+        for index in sections.indices { sections[index].summary = randomSectionSummary(using: &rng) }
         return try! StringSnapshot(sections: sections)
     }
 
@@ -67,6 +68,13 @@ enum RandomSnapshots {
             placed.insert(id)
         }
         for (section, item) in assignment { sections[section].items.append(item) }
+        // Section summaries: most surviving sections keep theirs, some change; new ones get one.
+        for index in sections.indices {
+            let kept = old.sectionOffset(titled: sections[index].title).flatMap { old.sections[$0].summary }
+            let survives = old.sectionOffset(titled: sections[index].title) != nil
+            sections[index].summary =
+                survives && Int.random(in: 0..<3, using: &rng) != 0 ? kept : randomSectionSummary(using: &rng)
+        }
         // Reorder a little: swap a few items inside sections.
         for index in sections.indices where sections[index].items.count > 1 {
             for _ in 0..<Int.random(in: 0...2, using: &rng) {
@@ -80,6 +88,10 @@ enum RandomSnapshots {
 
     private static let titlePool = ["", "Today", "Yesterday", "Pinned", "Archive", "Drafts", "Spam", "Later", "Work"]
     private static let idPool = (0..<60).map { "item_\($0)" }
+
+    private static func randomSectionSummary(using rng: inout SeededGenerator) -> String? {
+        Bool.random(using: &rng) ? nil : "\(Int.random(in: 0..<3, using: &rng)) unread"
+    }
 
     private static func randomSummary(using rng: inout SeededGenerator) -> String? {
         switch Int.random(in: 0..<4, using: &rng) {

@@ -19,7 +19,8 @@ struct SnapshotPair: Sendable, CustomTestStringConvertible {
         func line(_ snapshot: StringSnapshot) -> String {
             let sections = snapshot.sections.map { section in
                 let items = section.items.map { item in item.summary.map { "\(item.id)=\($0)" } ?? item.id }
-                return "[\(section.title.debugDescription):\(items.map { " \($0)" }.joined())]"
+                let summary = section.summary.map { "=\($0.debugDescription)" } ?? ""
+                return "[\(section.title.debugDescription)\(summary):\(items.map { " \($0)" }.joined())]"
             }
             return sections.isEmpty ? "(empty)" : sections.joined(separator: " ")
         }
@@ -28,9 +29,9 @@ struct SnapshotPair: Sendable, CustomTestStringConvertible {
     }
 
     /// Pairs one step smaller than this one, the smallest steps first: a section title taken
-    /// out of both sides, an item taken out of both sides, an updated summary made equal to the
-    /// old one, a summary both sides share taken out of both. Each step lowers titles + ids +
-    /// 3 × differing summaries + summaries, so shrinking ends.
+    /// out of both sides, an item taken out of both sides, an updated summary (of an item or a
+    /// section) made equal to the old one, a summary both sides share taken out of both. Each
+    /// step lowers titles + ids + 3 × differing summaries + summaries, so shrinking ends.
     func smallerPairs() -> [SnapshotPair] {
         var pairs: [SnapshotPair] = []
         var titles = old.sections.map(\.title)
@@ -56,11 +57,29 @@ struct SnapshotPair: Sendable, CustomTestStringConvertible {
                 pairs.append(changingBoth { Self.set(nil, of: item.id, in: &$0) })
             }
         }
+        for section in new.sections {
+            guard let offset = old.sectionOffset(titled: section.title) else { continue }
+            let oldSummary = old.sections[offset].summary
+            if oldSummary != section.summary {
+                var pair = self
+                pair.new = Self.changing(new) { Self.setSectionSummary(oldSummary, of: section.title, in: &$0) }
+                pairs.append(pair)
+            } else if section.summary != nil {
+                pairs.append(changingBoth { Self.setSectionSummary(nil, of: section.title, in: &$0) })
+            }
+        }
         return pairs.map { pair in
             var pair = pair
             pair.isShrunk = true
             return pair
         }
+    }
+
+    /// Sets the summary of the section titled `title` in `sections`.
+    private static func setSectionSummary(
+        _ summary: String?, of title: String, in sections: inout [StringSnapshot.Section]
+    ) {
+        for index in sections.indices where sections[index].title == title { sections[index].summary = summary }
     }
 
     /// Sets the summary of the item `id` in `sections`.
