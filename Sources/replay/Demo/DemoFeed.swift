@@ -4,12 +4,14 @@ import Synchronization
 /// The demo's embedded default: a chat inbox that changes the way real ones do. Messages
 /// arrive in "Today", get edited and deleted, are pinned into "Pinned" and unpinned, the day
 /// rolls over ("Today" becomes "Yesterday", "Yesterday" becomes "Earlier"), and a "Drafts"
-/// section comes and goes. Everything is driven by a fixed seed, so every run records the
-/// same history.
+/// section comes and goes. Each section's summary counts its messages ("3 messages"), so
+/// the history holds section updates too. Everything is driven by a fixed seed, so every run
+/// records the same history.
 final class DemoFeed: ListDataSource, Sendable {
     typealias ItemID = String
     typealias Summary = String
     typealias Item = String
+    typealias SectionSummary = String
 
     private struct Message {
         var id: String
@@ -40,6 +42,11 @@ final class DemoFeed: ListDataSource, Sendable {
 
     func sectionTitle(for id: String) -> String? {
         state.withLock { state in state.messages.first { $0.id == id }?.section }
+    }
+
+    func sectionSummary(forTitle title: String) -> String? {
+        let count = state.withLock { state in state.messages.count { $0.section == title } }
+        return count == 1 ? "1 message" : "\(count) messages"
     }
 
     func summary(for id: String) -> String? {
