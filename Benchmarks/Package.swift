@@ -46,6 +46,17 @@ let package = Package(
             path: "Benchmarks/ReduceBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
         ),
+        .executableTarget(
+            name: "ServerBenchmarks",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "ChangeLog", package: "ListChangeLog"),
+                .product(name: "ChangeLogServer", package: "ListChangeLog"),
+            ],
+            path: "Benchmarks/ServerBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
         // The raw LMDB baseline: the root package keeps its CLMDB module to itself, so the
         // benchmarks declare their own system library over the same <lmdb.h>.
         .systemLibrary(

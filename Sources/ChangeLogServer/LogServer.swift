@@ -53,10 +53,12 @@ public struct LogServer: Sendable {
         var logger = Logger(label: "replay-serve")
         logger.logLevel = .warning
         let host = configuration.host
+        let stallTimeout = configuration.stalledClientTimeout
         return Application(
             router: router(),
             server: .http1(
                 configuration: .init(
+                    additionalChannelHandlers: [StalledConnectionHandler(timeout: stallTimeout)],
                     httpDecoderConfiguration: .init(
                         maxHeaderFieldSize: configuration.maxRequestHeaderBytes,
                         maxHeaderListSize: configuration.maxRequestHeaderBytes, maxHeaderFieldCount: 100))),

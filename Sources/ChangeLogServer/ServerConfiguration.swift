@@ -15,11 +15,22 @@ public struct ServerConfiguration: Sendable {
     /// `retry:` field (3 seconds by default).
     public var retryInterval: Duration
     /// The most bytes of live events a subscriber may have waiting to be sent (4 MiB by
-    /// default). Stored revisions are read only as fast as the subscriber takes them; a
-    /// subscriber that reads live ones more slowly than they are appended reaches the limit, and
-    /// its stream is then closed with a final comment saying why; other subscribers are
-    /// unaffected.
+    /// default; `replay serve --max-buffer`). Stored revisions are read only as fast as the
+    /// subscriber takes them; a subscriber that reads live ones more slowly than they are
+    /// appended reaches the limit, and its stream is then closed: the events waiting are
+    /// dropped, a final comment saying why is sent when the client takes it, and the connection
+    /// ends. Other subscribers are unaffected.
+    ///
+    /// Beside these bytes, a subscriber that does not read holds only what the connection's
+    /// write buffer and the kernel's socket buffers hold, and for at most
+    /// ``stalledClientTimeout``.
     public var subscriberBufferLimit: Int
+    /// How long a client may take nothing while the server has data waiting for it before the
+    /// server resets its connection (30 seconds by default). This bounds how long a client that
+    /// stopped reading holds its connection and the bytes queued for it, whether its stream is
+    /// catching up, live, or closing; a client that reads, however slowly, is never cut off by
+    /// it.
+    public var stalledClientTimeout: Duration
     /// The longest request target (path and query) accepted, in bytes; a longer one is answered
     /// with 414 (8 KiB by default).
     public var maxRequestTargetLength: Int
@@ -32,8 +43,8 @@ public struct ServerConfiguration: Sendable {
     public init(
         host: String = "127.0.0.1", port: Int = 8080, token: String? = nil,
         keepAliveInterval: Duration = .seconds(15), retryInterval: Duration = .seconds(3),
-        subscriberBufferLimit: Int = 4 << 20, maxRequestTargetLength: Int = 8 << 10,
-        maxRequestHeaderBytes: Int = 16 << 10, batchSize: Int = 64
+        subscriberBufferLimit: Int = 4 << 20, stalledClientTimeout: Duration = .seconds(30),
+        maxRequestTargetLength: Int = 8 << 10, maxRequestHeaderBytes: Int = 16 << 10, batchSize: Int = 64
     ) {
         self.host = host
         self.port = port
@@ -41,6 +52,7 @@ public struct ServerConfiguration: Sendable {
         self.keepAliveInterval = keepAliveInterval
         self.retryInterval = retryInterval
         self.subscriberBufferLimit = subscriberBufferLimit
+        self.stalledClientTimeout = stalledClientTimeout
         self.maxRequestTargetLength = maxRequestTargetLength
         self.maxRequestHeaderBytes = maxRequestHeaderBytes
         self.batchSize = batchSize
@@ -66,9 +78,12 @@ public struct ServerConfiguration: Sendable {
                     + "pass --token-file FILE (clients then send 'Authorization: Bearer <token>'), "
                     + "or listen on 127.0.0.1")
         }
-        if keepAliveInterval <= .zero || retryInterval < .zero || subscriberBufferLimit <= 0 || batchSize <= 0 {
+        if keepAliveInterval <= .zero || retryInterval < .zero || subscriberBufferLimit <= 0 || batchSize <= 0
+            || stalledClientTimeout <= .zero
+        {
             throw LogServerError(
-                "the keep-alive interval, buffer limit and batch size must be positive, and the retry interval not negative"
+                "the keep-alive interval, stalled-client timeout, buffer limit and batch size must be positive, "
+                    + "and the retry interval not negative"
             )
         }
     }

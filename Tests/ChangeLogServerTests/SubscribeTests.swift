@@ -4,6 +4,10 @@ import ChangeLogTestSupport
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 @Suite struct SubscribeTests {
     /// The revision events of `raw`, as (id, data) pairs.
     private func revisions(_ raw: String) throws -> [(id: String, data: String)] {
@@ -45,6 +49,32 @@ import Testing
                     port: port, target: "/api/subscribe?from=1", headers: ["Last-Event-ID": "3"], count: 1,
                     until: "id: 5\n")
                 #expect(try revisions(await streams.responses()[0]).map(\.id) == ["4", "5"])
+            }
+        }
+    }
+
+    @Test func reconnectingWithLastEventIDResumesWithoutGapOrDuplicate() async throws {
+        try await ServerFixtures.withLog { log in
+            try await ServerFixtures.append(1...1, to: log)
+            try await ServerFixtures.withRunningServer(LogServer(log: log)) { port in
+                let first = try LoopbackHTTP.open(port: port, target: "/api/subscribe?from=1")
+                let head = await LoopbackHTTP.onThread { LoopbackHTTP.readUntil(first, marker: "id: 1\n") }
+                try await ServerFixtures.append(2...3, to: log)
+                let live = await LoopbackHTTP.onThread { LoopbackHTTP.readUntil(first, marker: "id: 3\n") }
+                close(first)
+                let delivered = try revisions(String(decoding: head + live, as: UTF8.self))
+                #expect(delivered.map(\.id) == ["1", "2", "3"])
+                // Appended while the client was away, then live after it came back.
+                try await ServerFixtures.append(4...5, to: log)
+                let streams = try EventStreams(
+                    port: port, target: "/api/subscribe?from=1", headers: ["Last-Event-ID": delivered.last!.id],
+                    count: 1, until: "id: 7\n")
+                try await ServerFixtures.append(6...7, to: log)
+                let resumed = try revisions(await streams.responses()[0])
+                #expect(resumed.map(\.id) == ["4", "5", "6", "7"])
+                for event in delivered + resumed {
+                    #expect(event.data == (try log.record(at: UInt64(event.id)!).jsonLine()))
+                }
             }
         }
     }

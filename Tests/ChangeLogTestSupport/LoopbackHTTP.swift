@@ -129,7 +129,7 @@ package enum LoopbackHTTP {
                 break
             }
             out += bytes[start..<(start + size)]
-            bytes = bytes[(start + size + 2)...]
+            bytes = bytes[min(start + size + 2, bytes.endIndex)...]
         }
         return String(decoding: out, as: UTF8.self)
     }
@@ -149,5 +149,17 @@ extension LoopbackHTTP {
             if !markerSeen && bytes.ends(with: markerBytes) { markerSeen = true }
         }
         return bytes
+    }
+}
+
+extension LoopbackHTTP {
+    /// Waits, without reading, until the peer of `descriptor` closes or resets the connection;
+    /// returns whether it was reset (`POLLERR`), as opposed to closed in order.
+    package static func waitForHangUp(_ descriptor: Int32) -> Bool {
+        // POLLRDHUP (Linux; Glibc declares it only under _GNU_SOURCE): the peer closed its side.
+        let peerClosed: Int16 = 0x2000
+        var entry = pollfd(fd: descriptor, events: peerClosed, revents: 0)
+        while poll(&entry, 1, 1000) <= 0 || entry.revents == 0 {}
+        return entry.revents & Int16(POLLERR) != 0
     }
 }

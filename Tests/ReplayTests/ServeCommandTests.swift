@@ -41,6 +41,13 @@ struct ServeCommandTests {
                     + "pass --token-file FILE"), "\(result)")
     }
 
+    @Test("serve refuses a --max-buffer that is not a positive number of bytes")
+    func refusesEmptyBuffer() throws {
+        let result = try ToolRunner.run(["serve", "--max-buffer", "0", "--port", "0"])
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix("Error: --max-buffer must be a positive number of bytes"), "\(result)")
+    }
+
     @Test("serve with --token-file answers 401 without the token and 200 with it")
     func token() async throws {
         let (directory, log) = try ReadingCommandTests.makeLog()

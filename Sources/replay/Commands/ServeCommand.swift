@@ -37,8 +37,16 @@ struct ServeCommand: AsyncParsableCommand {
             "A file holding the bearer token clients must send (required off loopback).", valueName: "file"))
     var tokenFile: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "The most bytes of live events that may wait for one subscriber; a subscriber that falls further behind "
+                + "has its stream closed, with a final comment saying why.",
+            valueName: "bytes"))
+    var maxBuffer = ServerConfiguration().subscriberBufferLimit
+
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535, not \(port)") }
+        guard maxBuffer > 0 else { throw ValidationError("--max-buffer must be a positive number of bytes") }
         let exposure = ServerConfiguration(host: host, token: tokenFile == nil ? nil : "given")
         do {
             try exposure.validate()
@@ -52,7 +60,9 @@ struct ServeCommand: AsyncParsableCommand {
             let token = try tokenFile.map(Self.readToken(from:))
             let log = try logOptions.openExisting()
             let server = LogServer(
-                log: log, configuration: ServerConfiguration(host: host, port: port, token: token))
+                log: log,
+                configuration: ServerConfiguration(
+                    host: host, port: port, token: token, subscriberBufferLimit: maxBuffer))
             try await server.run { url in
                 StandardOutput.writeLine("listening on \(url)")
                 try? StandardOutput.flush()
