@@ -130,16 +130,7 @@ public struct StrictListView<
         _ reconfigures: [ListChanges<ItemID, Summary, SectionSummary>.ItemUpdate]
     ) throws(BatchUpdateError) {
         guard !reconfigures.isEmpty else { return }
-        let changes = ListChanges<ItemID, Summary, SectionSummary>(updatedItems: reconfigures)
-        let counts = snapshot.itemCounts
-        if let violation = changes.violation(oldItemCounts: counts, newItemCounts: counts) {
-            throw BatchUpdateError(violation)
-        }
-        do {
-            snapshot = try snapshot.applying(changes)
-        } catch {
-            throw BatchUpdateError(applying: error)
-        }
+        try applyOutsideBatch(ListChanges(updatedItems: reconfigures))
         reconfiguredItemCount += reconfigures.count
     }
 
@@ -158,7 +149,16 @@ public struct StrictListView<
         _ reloads: [ListChanges<ItemID, Summary, SectionSummary>.SectionUpdate]
     ) throws(BatchUpdateError) {
         guard !reloads.isEmpty else { return }
-        let changes = ListChanges<ItemID, Summary, SectionSummary>(updatedSections: reloads)
+        try applyOutsideBatch(ListChanges(updatedSections: reloads))
+        updatedSectionCount += reloads.count
+    }
+
+    /// Applies `changes` that only update what is shown (no section or item comes, goes or
+    /// moves), outside a batch: checked against the shown counts, then applied. The view is
+    /// unchanged when either step throws.
+    private mutating func applyOutsideBatch(
+        _ changes: ListChanges<ItemID, Summary, SectionSummary>
+    ) throws(BatchUpdateError) {
         let counts = snapshot.itemCounts
         if let violation = changes.violation(oldItemCounts: counts, newItemCounts: counts) {
             throw BatchUpdateError(violation)
@@ -168,7 +168,6 @@ public struct StrictListView<
         } catch {
             throw BatchUpdateError(applying: error)
         }
-        updatedSectionCount += reloads.count
     }
 
     /// Applies `changes` as a renderer that drives UIKit must: the stages of

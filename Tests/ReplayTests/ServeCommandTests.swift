@@ -5,23 +5,6 @@ import Testing
 
 @Suite("replay serve")
 struct ServeCommandTests {
-    /// Starts `replay serve` with `arguments` on port 0 and reads the URL it prints.
-    private static func startServer(_ arguments: [String]) async throws -> (ToolRunner.Running, port: Int) {
-        let server = try ToolRunner.start(["serve", "--port", "0"] + arguments)
-        let handle = server.stdout.fileHandleForReading
-        let line = await LoopbackHTTP.onThread { () -> String in
-            var bytes = Data()
-            while !bytes.contains(UInt8(ascii: "\n")) {
-                let chunk = handle.availableData
-                if chunk.isEmpty { break }
-                bytes.append(chunk)
-            }
-            return String(decoding: bytes, as: UTF8.self)
-        }
-        let match = try #require(line.firstMatch(of: /^listening on http:\/\/127\.0\.0\.1:(\d+)\/\n$/), "\(line)")
-        return (server, Int(match.1)!)
-    }
-
     /// Waits for `server` to exit and returns its status and standard error.
     private static func finish(_ server: ToolRunner.Running) async -> (Int32, String) {
         await LoopbackHTTP.onThread {
@@ -53,7 +36,7 @@ struct ServeCommandTests {
         let (directory, log) = try ReadingCommandTests.makeLog()
         defer { directory.remove() }
         let tokenFile = try directory.write("token.txt", "t0ken-value\n")
-        let (server, port) = try await Self.startServer(["--log", log, "--token-file", tokenFile])
+        let (server, port) = try await ToolRunner.serve(["--log", log, "--token-file", tokenFile])
         let refused = try await LoopbackHTTP.get(port: port, target: "/api/log")
         #expect(refused.status == 401)
         let allowed = try await LoopbackHTTP.get(
@@ -73,7 +56,7 @@ struct ServeCommandTests {
         let log = directory.path("shared.lmdb")
         let lines = Fixtures.growing(6).split(separator: "\n").map(String.init)
         #expect(try ToolRunner.run(["import", "-", "--log", log], input: lines[0] + "\n").status == 0)
-        let (server, port) = try await Self.startServer(["--log", log])
+        let (server, port) = try await ToolRunner.serve(["--log", log])
 
         let stream = try LoopbackHTTP.open(port: port, target: "/api/subscribe?from=1")
         let first = await LoopbackHTTP.onThread { LoopbackHTTP.readUntil(stream, marker: "id: 1\n") }

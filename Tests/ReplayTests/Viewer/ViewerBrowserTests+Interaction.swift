@@ -8,7 +8,7 @@ extension ViewerBrowserTests {
     func follow() async throws {
         let history = try DemoHistory(revisions: 20)
         defer { history.directory.remove() }
-        let (server, port) = try await Self.serve(history.log)
+        let (server, port) = try await ToolRunner.serve(["--log", history.log])
         defer { server.process.terminate() }
         let html = try HeadlessChromium.withPage("http://127.0.0.1:\(port)/#follow=1") { page in
             #expect(try page.evaluate(#"document.getElementById("view").getAttribute("data-revision")"#) == "20")
@@ -31,7 +31,7 @@ extension ViewerBrowserTests {
         defer { directory.remove() }
         let log = directory.path("empty.lmdb")
         #expect(try ToolRunner.run(["import", "-", "--log", log], input: "\n").status == 0)
-        let (server, port) = try await Self.serve(log)
+        let (server, port) = try await ToolRunner.serve(["--log", log])
         defer { server.process.terminate() }
         let (status, html) = try HeadlessChromium.withPage("http://127.0.0.1:\(port)/#follow=1") { page in
             let status = try page.evaluate(#"document.getElementById("status").textContent"#)
@@ -74,7 +74,7 @@ extension ViewerBrowserTests {
         defer { history.directory.remove() }
         let markers = try Self.markerRevisions(of: history)
         #expect(markers.count >= 3, "\(markers)")
-        let (server, port) = try await Self.serve(history.log)
+        let (server, port) = try await ToolRunner.serve(["--log", history.log])
         defer { server.process.terminate() }
         let shown = #"document.getElementById("view").getAttribute("data-revision")"#
         let visited = try HeadlessChromium.withPage("http://127.0.0.1:\(port)/#rev=1") { page in
@@ -97,7 +97,7 @@ extension ViewerBrowserTests {
     func export() async throws {
         let history = try DemoHistory(revisions: 30)
         defer { history.directory.remove() }
-        let (server, port) = try await Self.serve(history.log)
+        let (server, port) = try await ToolRunner.serve(["--log", history.log])
         defer { server.process.terminate() }
         let downloads = history.directory.path("downloads")
         try FileManager.default.createDirectory(atPath: downloads, withIntermediateDirectories: true)
@@ -160,7 +160,7 @@ extension ViewerBrowserTests {
     func panelAndSkipEmpty() async throws {
         let history = try DemoHistory()
         defer { history.directory.remove() }
-        let (server, port) = try await Self.serve(history.log)
+        let (server, port) = try await ToolRunner.serve(["--log", history.log])
         defer { server.process.terminate() }
         let latest = history.lines.count
         let firstEmpty = try #require(

@@ -53,24 +53,7 @@ struct ViewerBrowserTests {
         }
     }
 
-    /// Starts `replay serve --port 0` on `log` and reads the port it prints.
-    static func serve(_ log: String) async throws -> (ToolRunner.Running, port: Int) {
-        let server = try ToolRunner.start(["serve", "--port", "0", "--log", log])
-        let handle = server.stdout.fileHandleForReading
-        let line = await LoopbackHTTP.onThread { () -> String in
-            var bytes = Data()
-            while !bytes.contains(UInt8(ascii: "\n")) {
-                let chunk = handle.availableData
-                if chunk.isEmpty { break }
-                bytes.append(chunk)
-            }
-            return String(decoding: bytes, as: UTF8.self)
-        }
-        let match = try #require(line.firstMatch(of: /^listening on http:\/\/127\.0\.0\.1:(\d+)\/\n$/), "\(line)")
-        return (server, Int(match.1)!)
-    }
-
-    /// Stops a server started by ``serve(_:)`` and waits for it.
+    /// Stops a server started by `ToolRunner.serve(_:)` and waits for it.
     static func stop(_ server: ToolRunner.Running) async {
         server.process.terminate()
         await LoopbackHTTP.onThread { server.process.waitUntilExit() }
@@ -102,7 +85,7 @@ struct ViewerBrowserTests {
     func servedPage() async throws {
         let history = try DemoHistory()
         defer { history.directory.remove() }
-        let (server, port) = try await Self.serve(history.log)
+        let (server, port) = try await ToolRunner.serve(["--log", history.log])
         defer { server.process.terminate() }
         let revisions = try history.revisionsToCheck(in: 1...history.lines.count)
         #expect(revisions.count >= 5, "\(revisions)")
@@ -132,7 +115,7 @@ struct ViewerBrowserTests {
     func play() async throws {
         let history = try DemoHistory()
         defer { history.directory.remove() }
-        let (server, port) = try await Self.serve(history.log)
+        let (server, port) = try await ToolRunner.serve(["--log", history.log])
         defer { server.process.terminate() }
         let url = "http://127.0.0.1:\(port)/#rev=30&play=55&speed=8"
         // 25 steps of 125 ms at 8x: the page says it is ready once the last one is shown.
@@ -149,7 +132,7 @@ struct ViewerBrowserTests {
     func screenshot() async throws {
         let history = try DemoHistory()
         defer { history.directory.remove() }
-        let (server, port) = try await Self.serve(history.log)
+        let (server, port) = try await ToolRunner.serve(["--log", history.log])
         defer { server.process.terminate() }
         let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
