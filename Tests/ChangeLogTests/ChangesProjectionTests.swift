@@ -42,6 +42,30 @@ struct ChangesProjectionTests {
         }
     }
 
+    @Test("an item update keeps its kind when other items are removed and names rewritten")
+    func updateKinds() throws {
+        func snapshot(_ summary: String) throws -> LogSnapshot {
+            try LogSnapshot(sections: [
+                LogSnapshot.Section(
+                    title: "inbox", items: ["x", "y", "z"].map { LogSnapshot.Item(id: $0, summary: summary) })
+            ])
+        }
+        let (old, new) = (try snapshot("v0"), try snapshot("v1"))
+        var changes = old.changes(to: new)
+        #expect(changes.updatedItems.count == 3)
+        changes.updatedItems[1].kind = .reload
+        var shape = HistoryShape(kept: [0, 1])
+        shape.removedItems = ["x"]
+        shape.renamedIDs = true
+        let transform = SnapshotTransform(shape: shape, snapshots: [old, new])
+        let projected = ChangesProjection(
+            old: old, new: new, rewrittenOld: transform.snapshot(old), rewrittenNew: transform.snapshot(new),
+            transform: transform
+        ).project(changes)
+        #expect(projected.updatedItems.map(\.kind) == [.reload, .reconfigure])
+        #expect(projected.updatedItems.map(\.from) == [ItemPath(section: 0, item: 0), ItemPath(section: 0, item: 1)])
+    }
+
     @Test("canonical names run a to z, then aa, ab")
     func names() {
         #expect((0..<3).map(SnapshotTransform.letterName) == ["a", "b", "c"])

@@ -8,7 +8,8 @@ import ListAdapter
 /// sections and items go. A move or an update whose one end was removed (an item moving between a
 /// kept and a removed section) becomes the deletion or insertion that the rewritten snapshots need.
 /// An index or path past the end of the original snapshot stays past the end by the same amount,
-/// so that changes that break a validity rule keep breaking it.
+/// so that changes that break a validity rule keep breaking it. An item update keeps its kind
+/// (reconfigure or reload), since a renderer's failure can depend on it.
 ///
 /// When the stored changes take the original old snapshot to the original new one, the projected
 /// changes take the rewritten old snapshot to the rewritten new one.
@@ -104,7 +105,7 @@ struct ChangesProjection {
             case (.kept(let from), .kept(let to)):
                 let id = new.identifier(at: update.to) ?? old.identifier(at: update.from) ?? ""
                 result.updatedItems.append(
-                    .init(from: from, to: to, summary: transform.summary(of: id, update.summary)))
+                    .init(from: from, to: to, summary: transform.summary(of: id, update.summary), kind: update.kind))
             case (.kept(let from), .removed): extraDeleted.append(from)
             case (.removed, .kept(let to)): extraInserted.append(to)
             case (.removed, .removed): break
