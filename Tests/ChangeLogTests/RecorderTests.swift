@@ -79,7 +79,7 @@ private final class UpdateCollector: ListAdapterObserver {
 }
 
 /// A temporary log directory, removed when the value is released.
-private final class TemporaryLog {
+final class TemporaryLog {
     let path = FileManager.default.temporaryDirectory
         .appendingPathComponent("ChangeLogTests-\(UUID().uuidString)").path
 

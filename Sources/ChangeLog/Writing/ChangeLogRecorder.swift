@@ -1,4 +1,5 @@
 import ListAdapter
+import ListFormat
 
 /// Records a `ListAdapter`'s history in a ``ChangeLog``: every update the adapter delivers
 /// becomes one revision, appended exactly once and in delivery order, holding the update's new
@@ -39,6 +40,14 @@ import ListAdapter
 /// the integer types, `UUID`, types of your own): they are stored as their
 /// ``LogStringConvertible/logString``, converted off the main actor, and read back typed with
 /// ``RevisionRecord/snapshot(as:summary:)``.
+///
+/// ## Duplicates the adapter dropped
+///
+/// An adapter created with `duplicatePolicy: .keepFirst` drops repeated titles and identifiers
+/// and reports them (`ListAdapterUpdate.droppedDuplicates`). Their revision's meta records them
+/// under `dropped-duplicates`, in the form `replay import --drop-duplicates` writes
+/// (`InterchangeFormat.droppedDuplicatesKey` (ListFormat)), with positions in the data source's
+/// contents as given. An annotation of your own under that key wins and is stored unchanged.
 ///
 /// ## One revision per update
 ///
@@ -226,7 +235,7 @@ where
                 entries.append(
                     ChangeLog.AppendEntry(
                         try job.update.newSnapshot.logSnapshot(), changes: job.update.changes.logChanges(),
-                        meta: job.meta))
+                        meta: annotations(of: job)))
             }
             if let expected {
                 do {
@@ -237,11 +246,29 @@ where
                     // start from the latest revision.
                 }
             }
-            entries[0] = ChangeLog.AppendEntry(entries[0].snapshot, meta: jobs[0].meta)
+            entries[0] = ChangeLog.AppendEntry(entries[0].snapshot, meta: entries[0].meta)
             return .appended(try await log.append(contentsOf: entries), firstFromLog: true)
         } catch {
             return .failed(error)
         }
+    }
+
+    /// `job`'s annotations, with the duplicates its update dropped under
+    /// `InterchangeFormat.droppedDuplicatesKey` (ListFormat) unless an annotation has that key.
+    private nonisolated static func annotations(of job: Job) -> [String: String] {
+        let key = InterchangeFormat.droppedDuplicatesKey
+        guard !job.update.droppedDuplicates.isEmpty, job.meta[key] == nil else { return job.meta }
+        let dropped = job.update.droppedDuplicates.map { duplicate in
+            let kind: DroppedDuplicate<String>.Kind
+            switch duplicate.kind {
+            case .section(let title, let itemCount): kind = .section(title: title, itemCount: itemCount)
+            case .item(let id): kind = .item(id: id.logString)
+            }
+            return DroppedDuplicate(kind: kind, position: duplicate.position, firstPosition: duplicate.firstPosition)
+        }
+        var meta = job.meta
+        meta[key] = InterchangeFormat.droppedDuplicatesValue(dropped)
+        return meta
     }
 
     /// Records the outcome of `jobs` and wakes the callers waiting for them.
