@@ -47,11 +47,25 @@ extension ViewerBrowserTests {
             let first = Int(try page.evaluate("\(rows)[0].getAttribute(\"data-timeline-revision\")")) ?? 0
             #expect(first > 19_000 && first <= 19_500, "\(first)")
 
-            // The "earlier" row reads the chunk before the window.
+            // Scrolling the list to its top reads the chunk before the window, and so does a click on
+            // the "earlier" row.
+            let firstRow = "\(rows)[0].getAttribute(\"data-timeline-revision\")"
+            _ = try page.evaluate(#"(() => { document.getElementById("revisions").scrollTop = 0; return true; })()"#)
+            _ = try page.dom(when: "\(firstRow) === \"\(first - 250)\"")
+            #expect(try page.evaluate(firstRow) == String(first - 250))
             _ = try page.evaluate(#"(() => { document.querySelector('[data-more="-1"]').click(); return true; })()"#)
-            let earlier = try page.dom(
-                when: "\(rows)[0].getAttribute(\"data-timeline-revision\") === \"\(first - 250)\"")
-            #expect(earlier.contains(#"data-timeline-revision="\#(first - 250)""#))
+            _ = try page.dom(when: "\(firstRow) === \"\(first - 500)\"")
+            #expect(try page.evaluate(firstRow) == String(first - 500))
+
+            _ = try page.evaluate(
+                """
+                (() => {
+                  window.statuses = [];
+                  new MutationObserver(() => window.statuses.push(document.getElementById("status").textContent))
+                    .observe(document.getElementById("status"), { childList: true, characterData: true, subtree: true });
+                  return true;
+                })()
+                """)
 
             // p and n walk the markers, reading on past the window; past the last one, n stays.
             var visited: [Int] = []
@@ -62,6 +76,9 @@ extension ViewerBrowserTests {
                 visited.append(Int(after.revision ?? "") ?? 0)
             }
             #expect(visited == [19_100, 18_800, 12_345, 9_000, 12_345, 18_800, 19_100, 19_990])
+            // The long search said how far it had looked.
+            let statuses = try page.evaluate(#"window.statuses.join("\n")"#)
+            #expect(statuses.contains("Looking for the previous marker: read to revision "), "\(statuses)")
             try page.press("n")
             let end = try page.dom(when: "\(status).startsWith(\"No next marker\")")
             #expect(ViewerDOM(html: end).revision == "19990")
@@ -76,6 +93,28 @@ extension ViewerBrowserTests {
             #expect(firstRead > 5_000, "the timeline read from revision \(firstRead)")
             #expect(Int(try page.evaluate("\(rows).length")) ?? -1 <= 1_000)
         }
+        // Playing reads the timeline on as it goes: with windows of 10 revisions (at most 30 kept), a
+        // seek far away and 60 steps cross many window edges and end on the last revision's snapshot.
+        let (played, playedRows) = try HeadlessChromium.withPage("http://127.0.0.1:\(port)/#rev=1000") { page in
+            _ = try page.evaluate(
+                ##"(() => { Object.assign(Timeline, { chunk: 10, margin: 3, limit: 30 }); location.hash = "#rev=10240"; "##
+                    + "return true; })()")
+            _ = try page.dom(when: #"\#(shown) === "10240""#)
+            _ = try page.evaluate("(() => { setSpeed(8); App.playTo = 10300; play(); return true; })()")
+            let html = try page.dom(
+                when: #"document.body.getAttribute("data-state") === "ready" && \#(shown) === "10300""#)
+            return (
+                ViewerDOM(html: html),
+                try page.evaluate("[...\(rows)].map(row => row.getAttribute(\"data-timeline-revision\")).join()")
+            )
+        }
+        #expect(played.error == nil, "\(played.error ?? "")")
+        #expect(played.revision == "10300")
+        #expect(played.list == (try history.snapshot(10_300)))
+        #expect(played.failedRevisions.isEmpty)
+        let window = playedRows.split(separator: ",").compactMap { Int($0) }
+        #expect(window.count <= 30 && window.contains(10_300), "\(window)")
+        #expect(window == Array((window.first ?? 0)...(window.last ?? 0)), "\(window)")
         await Self.stop(server)
     }
 }
