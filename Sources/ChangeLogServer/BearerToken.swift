@@ -2,12 +2,21 @@ import Hummingbird
 
 /// Lets through only requests that carry `Authorization: Bearer <token>`; others get 401 with
 /// `WWW-Authenticate: Bearer`. The comparison takes the same time wherever the tokens differ.
+///
+/// The one exception is a `GET` or `HEAD` of a path in `openPaths`: the viewer's page at `/`
+/// holds no log data (it reads the log through the API routes, with the token), and a browser
+/// cannot add a header to the request that opens a page.
 struct BearerTokenMiddleware<Context: RequestContext>: RouterMiddleware {
     var token: String
+    /// The paths served without the token, compared with the request's path exactly.
+    var openPaths: Set<String> = []
 
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
+        if request.method == .get || request.method == .head, openPaths.contains(request.uri.path) {
+            return try await next(request, context)
+        }
         let presented = request.headers[.authorization].flatMap(Self.bearerToken(in:))
         guard let presented, Self.constantTimeEqual(presented, token) else {
             throw APIError(

@@ -25,13 +25,14 @@ public struct LogServer: Sendable {
     }
 
     /// The router with every route and the server's middleware: JSON errors, request limits, and
-    /// the bearer token when ``ServerConfiguration/token`` is set.
+    /// the bearer token when ``ServerConfiguration/token`` is set (every route needs it but the
+    /// viewer's page at `/`, which holds no log data and asks for the token itself).
     public func router() -> Router<BasicRequestContext> {
         let router = Router()
         router.add(middleware: JSONErrorMiddleware())
         router.add(middleware: RequestLimitsMiddleware(maxTargetLength: configuration.maxRequestTargetLength))
         if let token = configuration.token, !token.isEmpty {
-            router.add(middleware: BearerTokenMiddleware(token: token))
+            router.add(middleware: BearerTokenMiddleware(token: token, openPaths: ["/"]))
         }
         LogRoute.register(on: router, log: log)
         RevisionRoutes.register(on: router, log: log, batchSize: configuration.batchSize)

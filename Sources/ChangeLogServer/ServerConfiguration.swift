@@ -5,8 +5,9 @@ public struct ServerConfiguration: Sendable {
     public var host: String
     /// The TCP port; 0 lets the system choose a free one (``LogServer/run(onListening:)`` says which).
     public var port: Int
-    /// The bearer token every request must carry (`Authorization: Bearer <token>`), or `nil` for
-    /// none. Required when ``host`` is not a loopback address.
+    /// The bearer token every request but the viewer's page (`GET /`) must carry
+    /// (`Authorization: Bearer <token>`), or `nil` for none. Required when ``host`` is not a
+    /// loopback address.
     public var token: String?
     /// How long an event stream may stay silent before the server sends a `: keep-alive` comment
     /// (15 seconds by default), so that proxies and clients do not take it for dead.

@@ -27,6 +27,37 @@ import Testing
         }
     }
 
+    @Test("behind a token, GET / answers the page without it while every API route still answers 401")
+    func pageIsOpenBehindAToken() async throws {
+        try await ServerFixtures.withLog { log in
+            try await ServerFixtures.append(1...3, to: log)
+            let router = LogServer(log: log, configuration: ServerConfiguration(token: "s3cret")).router()
+            try await Application(router: router).test(.router) { client in
+                let page = try await client.execute(uri: "/", method: .get)
+                #expect(page.status == .ok)
+                #expect(String(buffer: page.body) == ViewerPage.servedPage)
+                let withQuery = try await client.execute(uri: "/?rev=2", method: .get)
+                #expect(withQuery.status == .ok)
+                for uri in [
+                    "/api/log", "/api/revisions/1", "/api/revisions?from=1&to=3", "/api/subscribe?from=1",
+                    "/api/unknown", "//", "/index.html",
+                ] {
+                    for headers: HTTPFields in [[:], [.authorization: "Bearer s3cre"]] {
+                        let refused = try await client.execute(uri: uri, method: .get, headers: headers)
+                        #expect(refused.status == .unauthorized, "\(uri)")
+                        #expect(refused.headers[.wwwAuthenticate] == "Bearer", "\(uri)")
+                    }
+                }
+                let allowed = try await client.execute(
+                    uri: "/api/log", method: .get, headers: [.authorization: "Bearer s3cret"])
+                #expect(allowed.status == .ok)
+                // Only reading the page is open: another method on / still needs the token.
+                let posted = try await client.execute(uri: "/", method: .post)
+                #expect(posted.status == .unauthorized)
+            }
+        }
+    }
+
     @Test("a static page is the served page with the revision lines embedded, markup in them escaped")
     func staticPage() {
         let head = ViewerPage.staticPageHead(from: 4, to: 9)

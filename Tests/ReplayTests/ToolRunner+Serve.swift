@@ -3,10 +3,10 @@ import Foundation
 import Testing
 
 extension ToolRunner {
-    /// Starts `replay serve --port 0` with `arguments` (at least `--log PATH`) and reads the
-    /// loopback port from the line it prints once listening.
-    static func serve(_ arguments: [String]) async throws -> (Running, port: Int) {
-        let server = try start(["serve", "--port", "0"] + arguments)
+    /// Starts `replay serve --port P` (0 by default: a port the system chooses) with `arguments`
+    /// (at least `--log PATH`) and reads the loopback port from the line it prints once listening.
+    static func serve(_ arguments: [String], port: Int = 0) async throws -> (Running, port: Int) {
+        let server = try start(["serve", "--port", String(port)] + arguments)
         let handle = server.stdout.fileHandleForReading
         let line = await LoopbackHTTP.onThread { () -> String in
             var bytes = Data()

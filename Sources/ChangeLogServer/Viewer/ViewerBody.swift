@@ -1,6 +1,7 @@
 extension ViewerPage {
-    /// The viewer's markup: the controls, the timeline, the list (`#view`, which carries
-    /// `data-revision`) and the side panel. The script fills them.
+    /// The viewer's markup: the controls, the form that asks for the server's token (hidden
+    /// unless needed), the timeline, the list (`#view`, which carries `data-revision`) and the
+    /// side panel. The script fills them.
     static let body = #"""
         <header class="bar">
           <h1>List history</h1>
@@ -16,7 +17,12 @@ extension ViewerPage {
           <label><input type="checkbox" id="skip-empty"> skip empty</label>
           <label id="follow-control"><input type="checkbox" id="follow"> follow</label>
         </header>
-        <section class="timeline" aria-label="Timeline">
+        <form id="token-form" hidden>
+          <p id="token-message"></p>
+          <label>Token <input type="password" id="token-input" autocomplete="off" spellcheck="false"></label>
+          <button type="submit">Open</button>
+        </form>
+        <section class="timeline" id="timeline" aria-label="Timeline">
           <div class="scrubber"><input type="range" id="scrubber" min="1" max="1" value="1" aria-label="Revision"></div>
           <div id="marks"></div>
           <ol id="revisions"></ol>

@@ -19,6 +19,13 @@
 /// `data-state` is `ready` once the chosen revision is shown and no play is running, and a
 /// revision whose changes do not apply to give its snapshot carries `data-failed-revision` on
 /// the timeline.
+///
+/// The served page reads the timeline in windows of a few hundred revisions around the one shown
+/// (the scrubber spans the whole log), so that opening it costs the same on a long history as on
+/// a short one. When the server needs a token, the page takes it from `#token=T` (a fragment is
+/// never sent to the server; the page removes it from the address) or asks for it in a form
+/// (the body's `data-state` is then `needs-token`), keeps it for the tab in `sessionStorage`, and
+/// sends it with every request, the event stream of follow mode included.
 public enum ViewerPage {
     /// The page `replay serve` answers `GET /` with: it reads the log through the server's
     /// routes, relative to its own address.
@@ -69,7 +76,10 @@ public enum ViewerPage {
         \(formatScript)
         \(listScript)
         \(timelineScript)
+        \(timelineViewScript)
         \(sourceScript)
+        \(eventStreamScript)
+        \(authScript)
         \(appScript)
         </script>
         </body>

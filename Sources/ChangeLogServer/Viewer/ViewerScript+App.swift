@@ -1,10 +1,12 @@
 extension ViewerPage {
     /// The viewer's behaviour in JavaScript: choosing a revision (`#rev=N`, the scrubber, the
     /// keys), playing a range by applying each revision's changes and checking the result,
-    /// following live revisions, and exporting a range.
+    /// following live revisions, asking for the server's token when it needs one, and exporting
+    /// a range.
     static let appScript = #"""
         const App = { source: null, current: null, seekToken: 0, playing: false, playToken: 0, speed: 1,
-                      skipEmpty: false, playTo: null, events: null };
+                      skipEmpty: false, playTo: null, events: null, searchToken: 0, followNotice: false,
+                      readingMore: false };
         const $ = id => document.getElementById(id);
 
         function status(text, isError) {
@@ -45,21 +47,48 @@ extension ViewerPage {
           const failure = Timeline.failures.get(revision);
           $("panel-failure").textContent = failure ? "Applying this revision's changes failed: " + failure : "";
           $("scrubber").value = String(revision);
-          Timeline.drawScrubber($("scrubber"), $("marks"), revision);
-          Timeline.drawList($("revisions"), revision, seek);
+          drawTimeline();
           setHash();
         }
 
+        function choose(revision) { pause(); seek(revision); }
+
+        function drawTimeline() {
+          const current = App.current ? App.current.revision : null;
+          Timeline.drawScrubber($("scrubber"), $("marks"), current);
+          Timeline.drawList($("revisions"), current, choose);
+        }
+
+        // When `error` is the server's 401: shows the token form (saying whether a token was refused)
+        // and returns true once one was entered, for the caller to try again; else false.
+        async function needToken(error) {
+          if (!(error instanceof HTTPError) || error.status !== 401) return false;
+          App.playToken += 1;
+          App.playTo = null;
+          const { message, refused } = Auth.refusal();
+          status(refused ? message : "", refused);
+          await Auth.ask(message, refused);
+          status("");
+          return true;
+        }
+
+        // Shows `revision`: fetches it and the one before it, and the timeline's window around it.
         async function seek(revision) {
-          if (Timeline.entries.length === 0) return;
+          if (Timeline.isEmpty()) return;
           revision = Math.min(Math.max(revision, Timeline.oldest), Timeline.latest);
           const token = ++App.seekToken;
           try {
-            const { previous, line } = await App.source.pair(revision);
+            const [{ previous, line }] = await Promise.all([App.source.pair(revision, Timeline.oldest), Timeline.ensure(revision)]);
             if (token !== App.seekToken) return;
             show(revision, previous ? previous.snapshot : null, line.snapshot, line.changes, line.time, line.meta);
             status("");
           } catch (error) {
+            if (token !== App.seekToken) return;
+            if (await needToken(error)) {
+              await seek(revision);
+              document.body.setAttribute("data-state", "ready");
+              return;
+            }
             status("Could not show revision " + revision + ": " + error.message, true);
           }
         }
@@ -81,8 +110,6 @@ extension ViewerPage {
           App.current.snapshot = line.snapshot;
         }
 
-        function sleep(ms) { return new Promise(resolve => setTimeout(resolve, ms)); }
-
         function setPlaying(playing) {
           App.playing = playing;
           $("play").textContent = playing ? "Pause" : "Play";
@@ -101,7 +128,14 @@ extension ViewerPage {
               const limit = Math.min(App.playTo === null ? Timeline.latest : App.playTo, Timeline.latest);
               if (token !== App.playToken || App.current.revision >= limit) break;
               let next = App.current.revision + 1;
-              while (App.skipEmpty && next < limit && Timeline.entry(next) && Timeline.entry(next).counts.total === 0) next += 1;
+              await Timeline.ensure(next);
+              while (App.skipEmpty && next < limit) {
+                if (!Timeline.entry(next)) await Timeline.ensure(next);
+                const entry = Timeline.entry(next);
+                if (!entry || entry.counts.total !== 0) break;
+                next += 1;
+              }
+              if (token !== App.playToken) break;
               const line = await App.source.line(next);
               if (token !== App.playToken) break;
               step(line);
@@ -120,13 +154,34 @@ extension ViewerPage {
           if (App.events) { App.events.close(); App.events = null; }
           $("follow").checked = on && App.source.live;
           if (!on || !App.source.live) return;
-          App.events = App.source.subscribe(Timeline.latest + 1, line => {
-            const atEnd = !App.current || App.current.revision === Timeline.latest;
-            Timeline.add(line);
-            if (atEnd && !App.playing) step(line);
-            else Timeline.drawScrubber($("scrubber"), $("marks"), App.current ? App.current.revision : null);
-            $("export-to").max = $("export-from").max = String(Timeline.latest);
-          }, closed => status(closed ? "Follow stopped: the server closed the stream" : "Follow: reconnecting", closed));
+          App.events = App.source.subscribe(Timeline.latest + 1, {
+            line: line => {
+              const atEnd = !App.current || App.current.revision === Timeline.latest;
+              if (Timeline.addLive(line) === null) return;
+              if (atEnd && !App.playing) step(line); else drawTimeline();
+              $("export-to").max = $("export-from").max = String(Timeline.latest);
+            },
+            opened: () => {
+              if (App.followNotice) status("");
+              App.followNotice = false;
+            },
+            reconnecting: (reason, ms) => {
+              App.followNotice = true;
+              status("Follow: " + reason + "; reconnecting in " + (ms / 1000) + " s");
+            },
+            failed: async error => {
+              App.events = null;
+              App.followNotice = false;
+              $("follow").checked = false;
+              if (await needToken(error)) {
+                await seek(App.current ? App.current.revision : Timeline.latest);
+                document.body.setAttribute("data-state", "ready");
+                follow(true);
+                return;
+              }
+              status("Follow stopped: " + error.message, true);
+            }
+          });
         }
 
         async function exportRange() {
@@ -158,7 +213,7 @@ extension ViewerPage {
         }
 
         function hashOptions() {
-          const options = new URLSearchParams(location.hash.replace(/^#/, ""));
+          const options = new Map(fragmentPairs().map(pair => [pair.name, pair.value]));
           const number = name => options.has(name) && /^[0-9]+$/.test(options.get(name)) ? Number(options.get(name)) : null;
           return { rev: number("rev"), play: number("play"), speed: number("speed"), skip: options.get("skip") === "1",
                    follow: options.get("follow") === "1" };
@@ -169,10 +224,57 @@ extension ViewerPage {
           $("speed").value = String(App.speed);
         }
 
-        function marker(direction) {
+        // Goes to the next (1) or previous (-1) marker, reading the timeline on window by window until
+        // one is found (the status says how far the search is); stops at the ends of the log. Another
+        // seek or search cancels it.
+        async function marker(direction) {
           if (!App.current) return;
-          const revision = Timeline.nextMarker(App.current.revision, direction);
-          if (revision !== null) { pause(); seek(revision); }
+          pause();
+          const token = ++App.searchToken, seekAtStart = App.seekToken;
+          const cancelled = () => token !== App.searchToken || App.seekToken !== seekAtStart;
+          const which = direction > 0 ? "next" : "previous";
+          const progress = at => {
+            if (!cancelled()) status("Looking for the " + which + " marker: read to revision " + at + " (the log holds "
+              + Timeline.oldest + " to " + Timeline.latest + ")");
+          };
+          try {
+            const found = await Timeline.findMarker(App.current.revision, direction, progress, cancelled);
+            if (cancelled()) return;
+            if (found === null) {
+              await Timeline.ensure(App.current.revision);
+              drawTimeline();
+              status("No " + which + " marker: revision " + App.current.revision + " has none "
+                + (direction > 0 ? "after it" : "before it"));
+              return;
+            }
+            await seek(found);
+          } catch (error) {
+            if (cancelled()) return;
+            if (await needToken(error)) { document.body.setAttribute("data-state", "ready"); return; }
+            status("Looking for the " + which + " marker failed: " + error.message, true);
+          }
+        }
+
+        // Reads the timeline's next chunk after (1) or before (-1) its window, keeping the rows in view
+        // where they were.
+        async function readMore(direction) {
+          const list = $("revisions");
+          const edge = direction < 0 ? Timeline.windowFrom() : Timeline.windowTo();
+          if (App.readingMore || edge === null || edge === (direction < 0 ? Timeline.oldest : Timeline.latest)) return;
+          App.readingMore = true;
+          try {
+            const anchor = [...list.querySelectorAll("[data-timeline-revision]")]
+              .find(row => row.offsetTop + row.offsetHeight > list.scrollTop);
+            const shift = anchor ? anchor.offsetTop - list.scrollTop : 0;
+            await Timeline.extend(direction);
+            drawTimeline();
+            const again = anchor && list.querySelector('[data-timeline-revision="' + anchor.getAttribute("data-timeline-revision") + '"]');
+            if (again) list.scrollTop = again.offsetTop - shift;
+          } catch (error) {
+            status("Could not read more of the timeline: " + error.message, true);
+          } finally {
+            App.readingMore = false;
+          }
         }
 
         function bindControls() {
@@ -186,7 +288,20 @@ extension ViewerPage {
           $("follow").onchange = () => follow($("follow").checked);
           $("scrubber").oninput = () => { pause(); seek(Number($("scrubber").value)); };
           $("export").onclick = exportRange;
+          const list = $("revisions");
+          list.addEventListener("scroll", () => {
+            if (list.scrollTop < 60) readMore(-1);
+            else if (list.scrollHeight - list.scrollTop - list.clientHeight < 60) readMore(1);
+          });
+          list.addEventListener("click", event => {
+            const more = event.target.closest("[data-more]");
+            if (more) readMore(Number(more.getAttribute("data-more")));
+          });
           window.addEventListener("hashchange", () => {
+            if (Auth.takeFromFragment() && Auth.asking !== null) {
+              $("token-input").value = Auth.token || "";
+              $("token-form").requestSubmit();
+            }
             const options = hashOptions();
             if (options.rev !== null && (!App.current || options.rev !== App.current.revision)) { pause(); seek(options.rev); }
           });
@@ -210,6 +325,7 @@ extension ViewerPage {
           window.addEventListener("error", event => status("Script error: " + event.message, true));
           window.addEventListener("unhandledrejection", event => status("Script error: " + event.reason, true));
           bindControls();
+          Auth.takeFromFragment();
           const embedded = $("embedded-revisions");
           App.source = embedded ? Source.embedded(embedded) : Source.server;
           $("source").textContent = embedded ? "from a file written by replay view" : "live from replay serve";
@@ -218,16 +334,21 @@ extension ViewerPage {
           App.skipEmpty = options.skip;
           $("skip-empty").checked = options.skip;
           setSpeed(options.speed || 1);
-          try {
-            await App.source.load();
-          } catch (error) {
-            status("Could not read the log: " + error.message, true);
-            document.body.setAttribute("data-state", "failed");
-            return;
+          let range = null;
+          while (range === null) {
+            try {
+              range = await App.source.info();
+            } catch (error) {
+              if (await needToken(error)) continue;
+              status("Could not read the log: " + error.message, true);
+              document.body.setAttribute("data-state", "failed");
+              return;
+            }
           }
+          Timeline.reset(App.source, range.oldest, range.latest);
           $("export-from").min = $("export-to").min = String(Timeline.oldest);
           $("export-from").max = $("export-to").max = String(Timeline.latest);
-          if (Timeline.entries.length === 0) {
+          if (Timeline.isEmpty()) {
             status("The log is empty" + (App.source.live ? ": follow it to see revisions as they arrive" : ""));
             document.body.setAttribute("data-state", "ready");
             if (options.follow) follow(true);

@@ -1,32 +1,38 @@
 extension ViewerPage {
     /// Where the viewer's revisions come from, in JavaScript: the server's routes
-    /// (`/api/log`, `/api/revisions`, `/api/subscribe`) or the revision lines embedded in a
-    /// static page by `replay view`.
+    /// (`/api/log`, `/api/revisions`, `/api/subscribe`, every request with the token when there
+    /// is one) or the revision lines embedded in a static page by `replay view`. Both answer the
+    /// same questions: the range held, the lines of a range (for the timeline's windows), one
+    /// revision with the one before it, and the text of a range to export.
     static let sourceScript = #"""
         const Source = {};
 
-        async function fetchJSON(url) {
-          const response = await fetch(url);
-          const text = await response.text();
-          if (!response.ok) {
+        // A refused request: its status (401 asks for a token) and the server's message.
+        class HTTPError extends Error {
+          constructor(url, status, message) {
+            super(url + ": " + status + " " + message);
+            this.status = status;
+          }
+          static async from(url, response) {
+            const text = await response.text();
             let message = text;
             try { message = JSON.parse(text).error; } catch (e) { /* not JSON: the text as it is */ }
-            throw new Error(url + ": " + response.status + " " + message);
+            return new HTTPError(url, response.status, message);
           }
-          return JSON.parse(text);
         }
 
-        async function fetchText(url) {
-          const response = await fetch(url);
-          const text = await response.text();
-          if (!response.ok) throw new Error(url + ": " + response.status + " " + text);
-          return text;
+        async function request(url) {
+          const response = await fetch(url, { headers: Auth.headers(), cache: "no-store" });
+          if (!response.ok) throw await HTTPError.from(url, response);
+          return response;
         }
+
+        async function fetchJSON(url) { return JSON.parse(await (await request(url)).text()); }
+        async function fetchText(url) { return (await request(url)).text(); }
 
         // Calls `each` with every line of a JSON Lines response, as it arrives.
         async function streamLines(url, each) {
-          const response = await fetch(url);
-          if (!response.ok) throw new Error(url + ": " + response.status + " " + await response.text());
+          const response = await request(url);
           const reader = response.body.getReader();
           const decoder = new TextDecoder();
           let pending = "";
@@ -47,16 +53,18 @@ extension ViewerPage {
         Source.server = {
           name: "server",
           live: true,
-          // Fills the timeline from the revision lines without their snapshots.
-          async load() {
+          // The log's range: { oldest, latest }, latest 0 for an empty log.
+          async info() {
             const log = await fetchJSON("api/log");
-            Timeline.reset(log.oldest || 1);
-            if (log.latest === 0) return;
-            await streamLines("api/revisions?from=" + log.oldest + "&to=" + log.latest + "&changes-only=1", Timeline.add);
+            return { oldest: log.oldest || 1, latest: log.latest };
+          },
+          // Calls `each` with the lines of revisions from..to, without their snapshots.
+          range(from, to, each) {
+            return streamLines("api/revisions?from=" + from + "&to=" + to + "&changes-only=1", each);
           },
           // The line of `revision` and, when the log still holds it, the line before it.
-          async pair(revision) {
-            if (revision - 1 >= Timeline.oldest) {
+          async pair(revision, oldest) {
+            if (revision - 1 >= oldest) {
               const lines = [];
               await streamLines("api/revisions?from=" + (revision - 1) + "&to=" + revision, line => lines.push(line));
               return { previous: lines[0], line: lines[1] };
@@ -65,11 +73,12 @@ extension ViewerPage {
           },
           line(revision) { return fetchJSON("api/revisions/" + revision); },
           exportText(from, to) { return fetchText("api/revisions?from=" + from + "&to=" + to); },
-          subscribe(from, onLine, onError) {
-            const events = new EventSource("api/subscribe?from=" + from);
-            events.addEventListener("revision", event => onLine(JSON.parse(event.data)));
-            events.onerror = () => onError(events.readyState === EventSource.CLOSED);
-            return events;
+          // Live lines from `from` on, without snapshots, through the fetch-based event stream.
+          subscribe(from, handlers) {
+            return EventStream.open("api/subscribe?from=" + from, {
+              event: event => { if (event.type === "revision") handlers.line(JSON.parse(event.data)); },
+              opened: handlers.opened, reconnecting: handlers.reconnecting, failed: handlers.failed
+            });
           }
         };
 
@@ -87,18 +96,18 @@ extension ViewerPage {
           return {
             name: "file",
             live: false,
-            async load() {
-              Timeline.reset(from);
-              for (let r = from; r <= to; r += 1) if (lines.has(r)) Timeline.add(lines.get(r));
+            async info() { return { oldest: from, latest: to }; },
+            async range(first, last, each) {
+              for (let r = Math.max(first, from); r <= Math.min(last, to); r += 1) if (lines.has(r)) each(lines.get(r));
             },
             async pair(revision) {
               if (!lines.has(revision)) throw new Error("revision " + revision + " is not in this file (" + from + " to " + to + ")");
               return { previous: lines.get(revision - 1) || null, line: lines.get(revision) };
             },
             async line(revision) { return (await this.pair(revision)).line; },
-            async exportText(from, to) {
+            async exportText(first, last) {
               const out = [];
-              for (let r = from; r <= to; r += 1) out.push(texts.get(r) + "\n");
+              for (let r = first; r <= last; r += 1) out.push(texts.get(r) + "\n");
               return out.join("");
             }
           };

@@ -18,10 +18,10 @@ extension ViewerPage {
         #marks { position: relative; height: 10px; }
         .tick { position: absolute; top: 0; width: 2px; height: 10px; background: #7a5af8; }
         .tick.failed { background: var(--fail); width: 3px; }
-        #revisions { list-style: none; margin: 6px 0 0; padding: 0; max-height: 150px; overflow-y: auto;
+        #revisions { position: relative; list-style: none; margin: 6px 0 0; padding: 0; max-height: 150px; overflow-y: auto;
                      font: 12px/1.5 ui-monospace, SFMono-Regular, Menlo, monospace; }
         #revisions li { display: flex; gap: 10px; padding: 1px 6px; cursor: pointer; white-space: nowrap; }
-        #revisions li.more { color: var(--muted); cursor: default; }
+        #revisions li.more { color: var(--muted); }
         #revisions li.chosen { background: #e8e3ff; }
         #revisions li.empty { color: var(--muted); }
         #revisions .number { min-width: 4em; text-align: right; font-weight: 600; }
@@ -63,5 +63,10 @@ extension ViewerPage {
         #status { padding: 4px 16px; color: var(--muted); min-height: 1.4em; }
         #status.error { color: var(--fail); }
         .keys { color: var(--muted); font-size: 12px; }
+        #token-form { margin: 24px auto; max-width: 480px; padding: 16px; background: var(--paper);
+                      border: 1px solid var(--line); border-radius: 6px; }
+        #token-form.refused #token-message { color: var(--fail); font-weight: 600; }
+        #token-form input { font: inherit; padding: 2px 8px; width: 18em; }
+        [hidden] { display: none !important; }
         """#
 }

@@ -28,8 +28,9 @@ enum HeadlessChromium {
         )
     }
 
-    /// The serialized DOM of `url` once its body's `data-state` is `ready` or `failed` (or after
-    /// 30 seconds, when the DOM is returned as it is, for the test to report).
+    /// The serialized DOM of `url` once its body's `data-state` is `ready`, `failed` or
+    /// `needs-token` (or after 30 seconds, when the DOM is returned as it is, for the test to
+    /// report).
     static func dumpDOM(_ url: String) throws -> String {
         let browser = try DevToolsSession()
         defer { browser.close() }
@@ -65,13 +66,13 @@ enum HeadlessChromium {
         return try body(page)
     }
 
-    /// A promise of the page's HTML once the viewer is ready.
+    /// A promise of the page's HTML once the viewer is ready (or failed, or asks for a token).
     static let readyDOM = """
         new Promise(resolve => {
           const started = Date.now();
           const check = () => {
             const state = document.body && document.body.getAttribute("data-state");
-            if (state === "ready" || state === "failed" || Date.now() - started > 30000) {
+            if (state === "ready" || state === "failed" || state === "needs-token" || Date.now() - started > 30000) {
               resolve(document.documentElement.outerHTML);
             } else {
               setTimeout(check, 50);

@@ -22,6 +22,18 @@ struct ViewerBrowserTests {
             lines = export.stdout.split(separator: "\n").map(String.init)
         }
 
+        /// A history imported from `snapshots` (import lines, one per revision).
+        init(importing snapshots: String) throws {
+            directory = try TemporaryDirectory()
+            log = directory.path("imported.lmdb")
+            let file = try directory.write("snapshots.jsonl", snapshots)
+            let imported = try ToolRunner.run(["import", file, "--log", log])
+            #expect(imported.status == 0, "\(imported)")
+            let export = try ToolRunner.run(["export", "--log", log])
+            #expect(export.status == 0, "\(export)")
+            lines = export.stdout.split(separator: "\n").map(String.init)
+        }
+
         func snapshot(_ revision: Int) throws -> ShownList { try ShownList(snapshotOf: lines[revision - 1]) }
 
         /// The changes of `revision` as a JSON object.
