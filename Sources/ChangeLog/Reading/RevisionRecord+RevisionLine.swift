@@ -36,8 +36,29 @@ extension RevisionRecord {
     ///
     /// - Complexity: O(*n*) in the size of the output.
     public func jsonLine() -> String {
-        RevisionLine.jsonLine(
+        var bytes: [UInt8] = []
+        appendJSONLine(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the record's revision line (``jsonLine()``'s UTF-8 bytes, without a line feed)
+    /// to `bytes`.
+    ///
+    /// - Complexity: O(*n*) in the size of the output.
+    package func appendJSONLine(to bytes: inout [UInt8]) {
+        RevisionLine.appendLine(
             revision: revision, millisecondsSince1970: millisecondsSince1970, meta: meta, snapshot: snapshot,
-            changes: changes)
+            changes: changes, to: &bytes)
+    }
+
+    /// Appends the record's revision line without its snapshot to `bytes`, without a line feed:
+    /// `{"revision":R,"time":"…","meta":{…},"changes":{…}}`, keys in that order, `meta`'s keys
+    /// sorted code point by code point, no spaces.
+    ///
+    /// - Complexity: O(*n*) in the size of the output.
+    package func appendChangesOnlyJSONLine(to bytes: inout [UInt8]) {
+        RevisionLine.appendChangesOnlyLine(
+            revision: revision, millisecondsSince1970: millisecondsSince1970, meta: meta, changes: changes,
+            to: &bytes)
     }
 }

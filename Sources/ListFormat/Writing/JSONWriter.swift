@@ -12,6 +12,15 @@ package struct JSONWriter: Sendable {
     /// Creates an empty writer.
     package init() {}
 
+    /// Runs `body` with a writer that appends to `bytes` in place (no copy of what `bytes`
+    /// already holds), then leaves everything written at the end of `bytes`.
+    package static func appending(to bytes: inout [UInt8], _ body: (inout JSONWriter) -> Void) {
+        var writer = JSONWriter()
+        swap(&writer.bytes, &bytes)
+        defer { swap(&writer.bytes, &bytes) }
+        body(&writer)
+    }
+
     /// The bytes written so far, as a string.
     package var string: String { String(decoding: bytes, as: UTF8.self) }
 
@@ -36,9 +45,23 @@ package struct JSONWriter: Sendable {
         if index > 0 { bytes.append(UInt8(ascii: ",")) }
     }
 
-    /// Appends an integer.
+    /// Appends an integer in decimal.
     package mutating func integer(_ value: some BinaryInteger) {
-        bytes.append(contentsOf: String(value).utf8)
+        guard let magnitude = UInt64(exactly: value) else {
+            bytes.append(contentsOf: String(value).utf8)
+            return
+        }
+        // The digits of a non-negative value, written backwards into a small buffer, without a String.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var rest = magnitude
+            var start = digits.count
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            } while rest > 0
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+        }
     }
 
     /// Appends `[section,item]`.
@@ -81,10 +104,22 @@ package struct JSONWriter: Sendable {
         bytes.append(UInt8(ascii: "\""))
     }
 
-    /// Appends a string map as an object with its keys in ascending order, so output is stable.
+    /// Appends a string map as an object with its keys in ascending order (`String`'s `<`), so
+    /// output is stable.
     package mutating func stringMap(_ map: [String: String]) {
+        stringMap(map, keys: map.keys.sorted())
+    }
+
+    /// Appends a string map as an object with its keys in ascending order of their UTF-8 bytes
+    /// (code point by code point), as Foundation's `JSONEncoder` sorts them with `.sortedKeys`.
+    /// It differs from ``stringMap(_:)`` only for keys not in Unicode normal form C.
+    package mutating func stringMapByCodePoint(_ map: [String: String]) {
+        stringMap(map, keys: map.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+    }
+
+    private mutating func stringMap(_ map: [String: String], keys: [String]) {
         raw("{")
-        for (index, key) in map.keys.sorted().enumerated() {
+        for (index, key) in keys.enumerated() {
             separator(index)
             string(key)
             raw(":")
