@@ -29,4 +29,27 @@ enum RevisionLines {
             record.appendJSONLine(to: &bytes)
         }
     }
+
+    /// Writes the lines of consecutive records (``line(_:)``'s or ``changesOnlyLine(_:)``'s
+    /// bytes), copying each snapshot section a record shares with the record before it from
+    /// that record's line rather than writing it again.
+    struct Encoder {
+        /// Whether the lines leave out their snapshots.
+        let changesOnly: Bool
+        private var lines = RecordLineEncoder()
+
+        /// Creates an encoder of full lines, or with `changesOnly` of lines without snapshots.
+        init(changesOnly: Bool) {
+            self.changesOnly = changesOnly
+        }
+
+        /// Appends `record`'s line to `bytes`, without a trailing newline.
+        mutating func append(_ record: RevisionRecord, to bytes: inout [UInt8]) {
+            if changesOnly {
+                record.appendChangesOnlyJSONLine(to: &bytes)
+            } else {
+                lines.appendJSONLine(of: record, to: &bytes)
+            }
+        }
+    }
 }

@@ -31,13 +31,14 @@ enum RevisionRangeStream {
             group.addTask { await produce(records, into: queue) }
             // Whichever way the writing ends, the producer stops at its next push.
             defer { queue.close() }
+            var lines = RevisionLines.Encoder(changesOnly: changesOnly)
             var chunk: [UInt8] = []
             chunk.reserveCapacity(chunkBytes)
             while let taken = await queue.next() {
                 switch taken {
                 case .elements(let batch):
                     for record in batch {
-                        RevisionLines.append(record, changesOnly: changesOnly, to: &chunk)
+                        lines.append(record, to: &chunk)
                         chunk.append(UInt8(ascii: "\n"))
                         if chunk.count >= chunkBytes {
                             try await writer.write(ByteBuffer(bytes: chunk))

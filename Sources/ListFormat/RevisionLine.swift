@@ -114,7 +114,7 @@ public struct RevisionLine: Hashable, Sendable {
     }
 
     /// Writes `"revision":R,"time":"…",`.
-    private static func writeHeader(revision: UInt64, millisecondsSince1970: Int64, into writer: inout JSONWriter) {
+    static func writeHeader(revision: UInt64, millisecondsSince1970: Int64, into writer: inout JSONWriter) {
         writer.key("revision")
         writer.integer(revision)
         writer.raw(",")

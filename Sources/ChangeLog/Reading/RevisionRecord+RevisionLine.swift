@@ -62,3 +62,22 @@ extension RevisionRecord {
             to: &bytes)
     }
 }
+
+/// Writes the revision lines of consecutive records, as ``RevisionRecord/jsonLine()`` writes
+/// each: a snapshot section that a record shares with the record written before it (the log's
+/// consecutive snapshots share their unchanged sections) is copied from that line rather than
+/// written again (`RevisionLineEncoder` (ListFormat)).
+package struct RecordLineEncoder {
+    private var encoder = RevisionLineEncoder()
+
+    /// Creates an encoder that has written nothing yet.
+    package init() {}
+
+    /// Appends `record`'s revision line (``RevisionRecord/jsonLine()``'s UTF-8 bytes, without a
+    /// line feed) to `bytes`.
+    package mutating func appendJSONLine(of record: RevisionRecord, to bytes: inout [UInt8]) {
+        encoder.appendLine(
+            revision: record.revision, millisecondsSince1970: record.millisecondsSince1970, meta: record.meta,
+            snapshot: record.snapshot, changes: record.changes, to: &bytes)
+    }
+}

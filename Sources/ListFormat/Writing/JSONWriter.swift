@@ -30,6 +30,11 @@ package struct JSONWriter: Sendable {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
+    /// Appends bytes already written as JSON by another writer.
+    package mutating func raw(bytes written: [UInt8]) {
+        bytes.append(contentsOf: written)
+    }
+
     /// Appends `"key":`.
     @inlinable
     package mutating func key(_ name: StaticString) {
@@ -76,32 +81,46 @@ package struct JSONWriter: Sendable {
     /// Appends a JSON string, escaping what RFC 8259 requires.
     package mutating func string(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
-        var value = value
-        value.withUTF8 { utf8 in
-            var runStart = 0
-            for index in 0..<utf8.count {
-                let byte = utf8[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-                runStart = index + 1
-                switch byte {
-                case UInt8(ascii: "\""): raw(#"\""#)
-                case UInt8(ascii: "\\"): raw(#"\\"#)
-                case 0x0A: raw(#"\n"#)
-                case 0x0D: raw(#"\r"#)
-                case 0x09: raw(#"\t"#)
-                case 0x08: raw(#"\b"#)
-                case 0x0C: raw(#"\f"#)
-                default:
-                    raw(#"\u00"#)
-                    let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                    bytes.append(hex[Int(byte >> 4)])
-                    bytes.append(hex[Int(byte & 0x0F)])
-                }
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
-        }
+        stringContents(value)
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends what goes between the quotes of `value`'s JSON string: its UTF-8, with what
+    /// RFC 8259 requires escaped. With ``raw(_:)`` around it, a caller writes a string and the
+    /// punctuation on either side in fewer appends.
+    package mutating func stringContents(_ value: String) {
+        let written: Void? = value.utf8.withContiguousStorageIfAvailable { appendEscaped($0) }
+        if written == nil {
+            var value = value
+            value.withUTF8 { appendEscaped($0) }
+        }
+    }
+
+    /// Appends `utf8`, escaping quotes, backslashes and control characters; runs with nothing
+    /// to escape (the whole of most strings) are appended at once.
+    private mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+        var runStart = 0
+        for index in 0..<utf8.count {
+            let byte = utf8[index]
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+            runStart = index + 1
+            switch byte {
+            case UInt8(ascii: "\""): raw(#"\""#)
+            case UInt8(ascii: "\\"): raw(#"\\"#)
+            case 0x0A: raw(#"\n"#)
+            case 0x0D: raw(#"\r"#)
+            case 0x09: raw(#"\t"#)
+            case 0x08: raw(#"\b"#)
+            case 0x0C: raw(#"\f"#)
+            default:
+                raw(#"\u00"#)
+                let hex: StaticString = "0123456789abcdef"
+                bytes.append(hex.utf8Start[Int(byte >> 4)])
+                bytes.append(hex.utf8Start[Int(byte & 0x0F)])
+            }
+        }
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
     }
 
     /// Appends a string map as an object with its keys in ascending order (`String`'s `<`), so
