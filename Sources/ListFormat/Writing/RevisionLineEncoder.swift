@@ -22,6 +22,9 @@ package struct RevisionLineEncoder {
     /// Where each section of ``written`` is, by the address of its items' storage.
     private var offsetsByItemStorage: [UnsafeRawPointer: Int] = [:]
 
+    /// How many sections, over every line written, were copied from the line before.
+    package private(set) var copiedSections = 0
+
     /// Creates an encoder that has written nothing yet.
     package init() {}
 
@@ -46,6 +49,7 @@ package struct RevisionLineEncoder {
                 let section = snapshot.sections[index]
                 if let json = json(of: section, at: index) {
                     writer.raw(bytes: json)
+                    copiedSections += 1
                     next.append(Written(section: section, json: json))
                 } else {
                     let start = writer.bytes.count
