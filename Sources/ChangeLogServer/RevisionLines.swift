@@ -1,5 +1,4 @@
 import ChangeLog
-import Foundation
 
 // The one place where the server turns records into the interchange format's text: every route
 // and event stream calls these, so a move of the format code changes this file only.
@@ -7,21 +6,50 @@ import Foundation
 enum RevisionLines {
     /// `record` as one revision line of the interchange format, without a trailing newline.
     static func line(_ record: RevisionRecord) -> String {
-        record.jsonLine()
+        var bytes: [UInt8] = []
+        append(record, changesOnly: false, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// `record` as a revision line without its snapshot:
-    /// `{"revision":R,"time":"…","meta":{…},"changes":{…}}`, keys in the format's order.
+    /// `{"revision":R,"time":"…","meta":{…},"changes":{…}}`, keys in the format's order, `meta`'s
+    /// keys sorted code point by code point.
     static func changesOnlyLine(_ record: RevisionRecord) -> String {
-        "{\"revision\":\(record.revision),\"time\":\"\(record.timeString)\",\"meta\":\(metaJSON(record.meta)),"
-            + "\"changes\":\(record.changes.formatJSON())}"
+        var bytes: [UInt8] = []
+        append(record, changesOnly: true, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// `meta` as a JSON object with sorted keys and no spaces.
-    private static func metaJSON(_ meta: [String: String]) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(meta) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
+    /// Appends ``line(_:)``'s UTF-8 bytes, or with `changesOnly` ``changesOnlyLine(_:)``'s, to
+    /// `bytes`, without a trailing newline: the same bytes without a `String` in between.
+    static func append(_ record: RevisionRecord, changesOnly: Bool, to bytes: inout [UInt8]) {
+        if changesOnly {
+            record.appendChangesOnlyJSONLine(to: &bytes)
+        } else {
+            record.appendJSONLine(to: &bytes)
+        }
+    }
+
+    /// Writes the lines of consecutive records (``line(_:)``'s or ``changesOnlyLine(_:)``'s
+    /// bytes), copying each snapshot section a record shares with the record before it from
+    /// that record's line rather than writing it again.
+    struct Encoder {
+        /// Whether the lines leave out their snapshots.
+        let changesOnly: Bool
+        private var lines = RecordLineEncoder()
+
+        /// Creates an encoder of full lines, or with `changesOnly` of lines without snapshots.
+        init(changesOnly: Bool) {
+            self.changesOnly = changesOnly
+        }
+
+        /// Appends `record`'s line to `bytes`, without a trailing newline.
+        mutating func append(_ record: RevisionRecord, to bytes: inout [UInt8]) {
+            if changesOnly {
+                record.appendChangesOnlyJSONLine(to: &bytes)
+            } else {
+                lines.appendJSONLine(of: record, to: &bytes)
+            }
+        }
     }
 }

@@ -26,15 +26,18 @@ enum RevisionRoutes {
             throw APIError.notFound(
                 "revision \(revision) is not in the log: \(RevisionParameters.holdings(first: first, latest: latest))")
         }
-        let record = try log.record(at: revision)
+        var line: [UInt8] = []
+        RevisionLines.append(try log.record(at: revision), changesOnly: false, to: &line)
+        line.append(UInt8(ascii: "\n"))
         return Response(
             status: .ok, headers: [.contentType: "application/json"],
-            body: ResponseBody(byteBuffer: ByteBuffer(string: RevisionLines.line(record) + "\n")))
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: line)))
     }
 
     /// The revision lines from `from` (default: the oldest) to `to` (default: the latest), one
-    /// per line, read in batches as the client reads them: memory stays at one batch however
-    /// long the range. 404 when a bound is outside the log, 400 when `from` is after `to`.
+    /// per line, read in batches as the client reads them (``RevisionRangeStream``): memory stays
+    /// at about two batches of records and one chunk of lines however long the range. 404 when a
+    /// bound is outside the log, 400 when `from` is after `to`.
     static func range(
         _ log: ChangeLog, from fromText: String?, to toText: String?, changesOnly: Bool, batchSize: Int
     ) throws -> Response {
@@ -51,11 +54,11 @@ enum RevisionRoutes {
             for bound in [lower, upper] where latest == 0 || !(first...latest).contains(bound) {
                 throw APIError.notFound("revision \(bound) is not in the log: \(holdings)")
             }
-            let lines = log.records(in: lower...upper, batchSize: batchSize).map { record in
-                ByteBuffer(
-                    string: (changesOnly ? RevisionLines.changesOnlyLine(record) : RevisionLines.line(record)) + "\n")
+            let records = log.records(in: lower...upper, batchSize: batchSize)
+            body = ResponseBody { writer in
+                try await RevisionRangeStream.write(
+                    records, changesOnly: changesOnly, queueCapacity: batchSize, to: &writer)
             }
-            body = ResponseBody(asyncSequence: lines)
         }
         return Response(status: .ok, headers: [.contentType: "application/x-ndjson"], body: body)
     }

@@ -49,13 +49,59 @@ public struct RevisionLine: Hashable, Sendable {
         snapshot: ListSnapshot<ItemID, Summary, SectionSummary>, changes: ListChanges<ItemID, Summary, SectionSummary>
     ) -> String {
         var writer = JSONWriter()
+        write(
+            revision: revision, millisecondsSince1970: millisecondsSince1970, meta: meta, snapshot: snapshot,
+            changes: changes, into: &writer)
+        return writer.string
+    }
+
+    /// Appends the line of a revision of these parts to `bytes`, without its line feed: the
+    /// UTF-8 bytes of ``jsonLine()``.
+    ///
+    /// The types are the log's own (`String` identifiers and summaries), so the writing code is
+    /// specialized for them here rather than run generically from another module.
+    /// - Complexity: O(*n*) in the size of the output.
+    package static func appendLine(
+        revision: UInt64, millisecondsSince1970: Int64, meta: [String: String],
+        snapshot: ListSnapshot<String, String, String>, changes: ListChanges<String, String, String>,
+        to bytes: inout [UInt8]
+    ) {
+        JSONWriter.appending(to: &bytes) { writer in
+            write(
+                revision: revision, millisecondsSince1970: millisecondsSince1970, meta: meta, snapshot: snapshot,
+                changes: changes, into: &writer)
+        }
+    }
+
+    /// Appends a revision line without its snapshot to `bytes`, without its line feed:
+    /// `{"revision":R,"time":"…","meta":{…},"changes":{…}}`, keys in that order, `meta`'s keys
+    /// sorted code point by code point, no spaces.
+    /// - Complexity: O(*n*) in the size of the output.
+    package static func appendChangesOnlyLine(
+        revision: UInt64, millisecondsSince1970: Int64, meta: [String: String],
+        changes: ListChanges<String, String, String>, to bytes: inout [UInt8]
+    ) {
+        JSONWriter.appending(to: &bytes) { writer in
+            writer.raw("{")
+            writeHeader(revision: revision, millisecondsSince1970: millisecondsSince1970, into: &writer)
+            writer.key("meta")
+            writer.stringMapByCodePoint(meta)
+            writer.raw(",")
+            writer.key("changes")
+            changes.write(into: &writer)
+            writer.raw("}")
+        }
+    }
+
+    private static func write<
+        ItemID: LosslessStringConvertible, Summary: LosslessStringConvertible, SectionSummary: LosslessStringConvertible
+    >(
+        revision: UInt64, millisecondsSince1970: Int64, meta: [String: String],
+        snapshot: ListSnapshot<ItemID, Summary, SectionSummary>, changes: ListChanges<ItemID, Summary, SectionSummary>,
+        into writer: inout JSONWriter
+    ) {
         writer.raw("{")
-        writer.key("revision")
-        writer.integer(revision)
-        writer.raw(",")
-        writer.key("time")
-        writer.string(Timestamp.iso8601(milliseconds: millisecondsSince1970))
-        writer.raw(",")
+        writeHeader(revision: revision, millisecondsSince1970: millisecondsSince1970, into: &writer)
         writer.key("meta")
         writer.stringMap(meta)
         writer.raw(",")
@@ -65,6 +111,15 @@ public struct RevisionLine: Hashable, Sendable {
         writer.key("changes")
         changes.write(into: &writer)
         writer.raw("}")
-        return writer.string
+    }
+
+    /// Writes `"revision":R,"time":"…",`.
+    static func writeHeader(revision: UInt64, millisecondsSince1970: Int64, into writer: inout JSONWriter) {
+        writer.key("revision")
+        writer.integer(revision)
+        writer.raw(",")
+        writer.key("time")
+        writer.string(Timestamp.iso8601(milliseconds: millisecondsSince1970))
+        writer.raw(",")
     }
 }

@@ -36,8 +36,48 @@ extension RevisionRecord {
     ///
     /// - Complexity: O(*n*) in the size of the output.
     public func jsonLine() -> String {
-        RevisionLine.jsonLine(
+        var bytes: [UInt8] = []
+        appendJSONLine(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the record's revision line (``jsonLine()``'s UTF-8 bytes, without a line feed)
+    /// to `bytes`.
+    ///
+    /// - Complexity: O(*n*) in the size of the output.
+    package func appendJSONLine(to bytes: inout [UInt8]) {
+        RevisionLine.appendLine(
             revision: revision, millisecondsSince1970: millisecondsSince1970, meta: meta, snapshot: snapshot,
-            changes: changes)
+            changes: changes, to: &bytes)
+    }
+
+    /// Appends the record's revision line without its snapshot to `bytes`, without a line feed:
+    /// `{"revision":R,"time":"…","meta":{…},"changes":{…}}`, keys in that order, `meta`'s keys
+    /// sorted code point by code point, no spaces.
+    ///
+    /// - Complexity: O(*n*) in the size of the output.
+    package func appendChangesOnlyJSONLine(to bytes: inout [UInt8]) {
+        RevisionLine.appendChangesOnlyLine(
+            revision: revision, millisecondsSince1970: millisecondsSince1970, meta: meta, changes: changes,
+            to: &bytes)
+    }
+}
+
+/// Writes the revision lines of consecutive records, as ``RevisionRecord/jsonLine()`` writes
+/// each: a snapshot section that a record shares with the record written before it (the log's
+/// consecutive snapshots share their unchanged sections) is copied from that line rather than
+/// written again (`RevisionLineEncoder` (ListFormat)).
+package struct RecordLineEncoder {
+    private var encoder = RevisionLineEncoder()
+
+    /// Creates an encoder that has written nothing yet.
+    package init() {}
+
+    /// Appends `record`'s revision line (``RevisionRecord/jsonLine()``'s UTF-8 bytes, without a
+    /// line feed) to `bytes`.
+    package mutating func appendJSONLine(of record: RevisionRecord, to bytes: inout [UInt8]) {
+        encoder.appendLine(
+            revision: record.revision, millisecondsSince1970: record.millisecondsSince1970, meta: record.meta,
+            snapshot: record.snapshot, changes: record.changes, to: &bytes)
     }
 }

@@ -33,38 +33,39 @@ where ItemID: LosslessStringConvertible, Summary: LosslessStringConvertible, Sec
     /// Writes a list of sections as a JSON array.
     package static func write(sections: [Section], into writer: inout JSONWriter) {
         writer.raw("[")
-        for (index, section) in sections.enumerated() {
+        for index in sections.indices {
             writer.separator(index)
-            writer.raw("{")
-            writer.key("title")
-            writer.string(section.title)
-            if let summary = section.summary {
-                writer.raw(",")
-                writer.key("summary")
-                writer.string(summary.description)
-            }
-            writer.raw(",")
-            writer.key("items")
-            write(items: section.items, into: &writer)
-            writer.raw("}")
+            write(section: sections[index], into: &writer)
         }
         writer.raw("]")
+    }
+
+    /// Writes one section object: `{"title":…,"summary":…,"items":[…]}`, `summary` omitted when
+    /// it has none.
+    package static func write(section: Section, into writer: inout JSONWriter) {
+        writer.raw(#"{"title":""#)
+        writer.stringContents(section.title)
+        if let summary = section.summary {
+            writer.raw(#"","summary":""#)
+            writer.stringContents(summary.description)
+        }
+        writer.raw(#"","items":"#)
+        write(items: section.items, into: &writer)
+        writer.raw("}")
     }
 
     /// Writes a list of items as a JSON array.
     package static func write(items: [Item], into writer: inout JSONWriter) {
         writer.raw("[")
-        for (index, item) in items.enumerated() {
-            writer.separator(index)
-            writer.raw("{")
-            writer.key("id")
-            writer.string(item.id.description)
-            if let summary = item.summary {
-                writer.raw(",")
-                writer.key("summary")
-                writer.string(summary.description)
+        for index in items.indices {
+            // The punctuation between the strings goes in one append: `{"id":"…","summary":"…"}`.
+            writer.raw(index == 0 ? #"{"id":""# : #",{"id":""#)
+            writer.stringContents(items[index].id.description)
+            if let summary = items[index].summary {
+                writer.raw(#"","summary":""#)
+                writer.stringContents(summary.description)
             }
-            writer.raw("}")
+            writer.raw(#""}"#)
         }
         writer.raw("]")
     }
