@@ -154,12 +154,18 @@ extension LoopbackHTTP {
 
 extension LoopbackHTTP {
     /// Waits, without reading, until the peer of `descriptor` closes or resets the connection;
-    /// returns whether it was reset (`POLLERR`), as opposed to closed in order.
-    package static func waitForHangUp(_ descriptor: Int32) -> Bool {
+    /// returns whether it was reset (`POLLERR`), as opposed to closed in order. Gives up, and
+    /// returns `false`, after `seconds` without either: a peer that never hangs up fails the
+    /// caller's expectation instead of holding the test run.
+    package static func waitForHangUp(_ descriptor: Int32, seconds: Int = 300) -> Bool {
         // POLLRDHUP (Linux; Glibc declares it only under _GNU_SOURCE): the peer closed its side.
         let peerClosed: Int16 = 0x2000
         var entry = pollfd(fd: descriptor, events: peerClosed, revents: 0)
-        while poll(&entry, 1, 1000) <= 0 || entry.revents == 0 {}
-        return entry.revents & Int16(POLLERR) != 0
+        for _ in 0..<seconds {
+            if poll(&entry, 1, 1000) > 0 && entry.revents != 0 {
+                return entry.revents & Int16(POLLERR) != 0
+            }
+        }
+        return false
     }
 }

@@ -23,7 +23,7 @@ struct ForeignLogTests {
         // nobody may search the directories and run a copy of the tool; the log is root's, 0755
         // and 0644, whatever the umask.
         let copy = directory.path("replay")
-        try FileManager.default.copyItem(atPath: ToolRunner.binary.path, toPath: copy)
+        try ToolRunner.copyBinary(to: copy)
         var modes = [directory.url.path: 0o755, log: 0o755, copy: 0o755]
         for file in try FileManager.default.contentsOfDirectory(atPath: log) { modes[log + "/" + file] = 0o644 }
         for (path, mode) in modes {

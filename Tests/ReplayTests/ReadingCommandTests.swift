@@ -213,7 +213,7 @@ struct ReadingCommandTests {
             let setpriv = "/usr/bin/setpriv"
             try #require(manager.isExecutableFile(atPath: setpriv), "as root, this test runs the tool through setpriv")
             let copy = directory.path("replay")
-            try manager.copyItem(atPath: ToolRunner.binary.path, toPath: copy)
+            try ToolRunner.copyBinary(to: copy)
             modes[copy] = 0o755
             launcher = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", copy]
             for path in [locked, log] + files {

@@ -34,6 +34,18 @@ enum ToolRunner {
         return URL(fileURLWithPath: ".build/debug/replay")
     }()
 
+    /// Copies the binary to `path`, through `cp`: a file this process held open for writing
+    /// would be inherited by every child another test forks meanwhile, and running the copy
+    /// would then fail with "Text file busy" for as long as that child lives.
+    static func copyBinary(to path: String) throws {
+        let cp = Process()
+        cp.executableURL = URL(fileURLWithPath: "/bin/cp")
+        cp.arguments = [binary.path, path]
+        try cp.run()
+        cp.waitUntilExit()
+        try #require(cp.terminationStatus == 0, "cp \(binary.path) \(path) failed")
+    }
+
     /// Runs `replay` with `arguments`, feeding `input` on standard input, and waits for it.
     ///
     /// - Parameter launcher: when not empty, a command and its arguments that run `replay`
