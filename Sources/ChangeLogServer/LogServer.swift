@@ -27,7 +27,15 @@ public struct LogServer: Sendable {
     /// The router with every route and the server's middleware: JSON errors, request limits, and
     /// the bearer token when ``ServerConfiguration/token`` is set (every route needs it but the
     /// viewer's page at `/`, which holds no log data and asks for the token itself).
+    ///
+    /// The router's event streams share one reading of the log's live revisions, which runs only
+    /// while at least one stream is live.
     public func router() -> Router<BasicRequestContext> {
+        router(feed: LiveFeed(log: log))
+    }
+
+    /// The router, its event streams following `feed`.
+    func router(feed: LiveFeed) -> Router<BasicRequestContext> {
         let router = Router()
         router.add(middleware: JSONErrorMiddleware())
         router.add(middleware: RequestLimitsMiddleware(maxTargetLength: configuration.maxRequestTargetLength))
@@ -36,7 +44,7 @@ public struct LogServer: Sendable {
         }
         LogRoute.register(on: router, log: log)
         RevisionRoutes.register(on: router, log: log, batchSize: configuration.batchSize)
-        SubscribeRoute.register(on: router, log: log, configuration: configuration)
+        SubscribeRoute.register(on: router, feed: feed, configuration: configuration)
         ViewerRoute.register(on: router)
         return router
     }
@@ -50,13 +58,20 @@ public struct LogServer: Sendable {
     public func application(
         onListening: @escaping @Sendable (String) async -> Void = { _ in }
     ) throws(LogServerError) -> some ApplicationProtocol {
+        try application(feed: LiveFeed(log: log), onListening: onListening)
+    }
+
+    /// The application, its event streams following `feed`.
+    func application(
+        feed: LiveFeed, onListening: @escaping @Sendable (String) async -> Void = { _ in }
+    ) throws(LogServerError) -> some ApplicationProtocol {
         try configuration.validate()
         var logger = Logger(label: "replay-serve")
         logger.logLevel = .warning
         let host = configuration.host
         let stallTimeout = configuration.stalledClientTimeout
         return Application(
-            router: router(),
+            router: router(feed: feed),
             server: .http1(
                 configuration: .init(
                     additionalChannelHandlers: [StalledConnectionHandler(timeout: stallTimeout)],

@@ -125,6 +125,30 @@ import Testing
         }
     }
 
+    @Test func theLargestRevisionNumberWaitsLikeAnyStartAfterTheLatest() async throws {
+        try await ServerFixtures.withLog { log in
+            try await ServerFixtures.append(1...1, to: log)
+            let server = LogServer(log: log, configuration: ServerConfiguration(keepAliveInterval: .milliseconds(50)))
+            try await ServerFixtures.withRunningServer(server) { port in
+                let largest = "\(UInt64.max)"
+                let resumed = try EventStreams(
+                    port: port, target: "/api/subscribe", headers: ["Last-Event-ID": largest], count: 1,
+                    until: ": keep-alive\n\n")
+                let started = try EventStreams(
+                    port: port, target: "/api/subscribe?from=\(largest)", count: 1, until: ": keep-alive\n\n")
+                try await ServerFixtures.append(2...2, to: log)
+                for streams in [resumed, started] {
+                    let raw = await streams.responses()[0]
+                    #expect(try LoopbackHTTP.parse(Array(raw.utf8)).status == 200)
+                    let messages = try EventStreamMessage.parse(rawResponse: raw)
+                    #expect(messages.first == EventStreamMessage(retry: "3000"))
+                    #expect(messages.last == EventStreamMessage(comment: "keep-alive"))
+                    #expect(messages.allSatisfy { $0.id == nil })
+                }
+            }
+        }
+    }
+
     @Test func shutdownClosesStreamsWithAComment() async throws {
         try await ServerFixtures.withLog { log in
             try await ServerFixtures.append(1...2, to: log)

@@ -23,4 +23,17 @@ enum ServerSentEvents {
 
     /// The comment sent when a stream has been idle for the keep-alive interval.
     static let keepAlive = comment("keep-alive")
+
+    /// The comment that ends a live stream whose subscriber left more than `limit` bytes of
+    /// events waiting.
+    static func overflow(limit: Int) -> ByteBuffer {
+        comment(
+            "closed: this subscriber reads too slowly; more than \(limit) bytes of events were waiting for it; "
+                + "reconnect with Last-Event-ID to resume after the last revision received")
+    }
+
+    /// The comment that ends a stream whose revisions could not be read from the log.
+    static func readFailure(_ error: any Error) -> ByteBuffer {
+        comment("closed: the log could not be read: \(error)")
+    }
 }

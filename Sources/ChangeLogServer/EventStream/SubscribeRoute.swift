@@ -6,15 +6,16 @@ import ServiceLifecycle
 /// then live ones as any process appends them. `Last-Event-ID: N` resumes at N+1 and wins over
 /// `from`; without either the stream starts at the oldest revision.
 enum SubscribeRoute {
-    static func register(on router: Router<BasicRequestContext>, log: ChangeLog, configuration: ServerConfiguration) {
+    /// Adds the route; its streams share `feed` for live revisions.
+    static func register(on router: Router<BasicRequestContext>, feed: LiveFeed, configuration: ServerConfiguration) {
         router.get("/api/subscribe") { request, _ in
-            try subscribe(request, log: log, configuration: configuration)
+            try subscribe(request, feed: feed, configuration: configuration)
         }
     }
 
-    static func subscribe(_ request: Request, log: ChangeLog, configuration: ServerConfiguration) throws -> Response {
-        let start = try startRevision(of: request, log: log)
-        let changesOnly = ChangesOnly.requested(by: request)
+    static func subscribe(_ request: Request, feed: LiveFeed, configuration: ServerConfiguration) throws -> Response {
+        let start = try startRevision(of: request, log: feed.log)
+        let variant = EventVariant.requested(by: request)
         let headers: HTTPFields = [
             .contentType: "text/event-stream", .cacheControl: "no-cache",
             HTTPFields.Element.Name("X-Accel-Buffering")!: "no",
@@ -22,7 +23,7 @@ enum SubscribeRoute {
         return Response(
             status: .ok, headers: headers,
             body: ResponseBody { writer in
-                try await stream(log, from: start, changesOnly: changesOnly, configuration: configuration, to: &writer)
+                try await stream(feed, from: start, variant: variant, configuration: configuration, to: &writer)
             })
     }
 
@@ -35,7 +36,8 @@ enum SubscribeRoute {
             guard let delivered = UInt64(lastEventID) else {
                 throw APIError.badRequest("Last-Event-ID must be a revision number, not '\(lastEventID.prefix(40))'")
             }
-            start = delivered + 1
+            // Revision numbers never reach UInt64.max; a client's claim to have it waits forever.
+            start = delivered == .max ? .max : delivered + 1
         } else {
             start = try RevisionParameters.parse(request.uri.queryParameters.get("from"), name: "from") ?? 1
         }
@@ -51,16 +53,20 @@ enum SubscribeRoute {
 
     /// Writes the event stream until the client goes away, the subscriber falls too far behind,
     /// the log cannot be read, or the server shuts down; each ends the stream with a comment
-    /// saying why, when the client can still receive it.
+    /// saying why, when the client can still receive it. Stored revisions are read by the stream
+    /// itself, live ones come from `feed` (``LiveFeed/follow(from:variant:as:into:)``).
     static func stream(
-        _ log: ChangeLog, from start: UInt64, changesOnly: Bool, configuration: ServerConfiguration,
+        _ feed: LiveFeed, from start: UInt64, variant: EventVariant, configuration: ServerConfiguration,
         to writer: inout any ResponseBodyWriter
     ) async throws {
         let buffer = SubscriberBuffer(limit: configuration.subscriberBufferLimit)
+        let member = feed.makeMemberID()
+        // After the task group: the follow task, which joins, has ended by then.
+        defer { feed.leave(member) }
         _ = buffer.push(ServerSentEvents.retry(configuration.retryInterval), overflowComment: ByteBuffer())
         try await withGracefulShutdownHandler {
             try await withThrowingDiscardingTaskGroup { group in
-                group.addTask { await produce(log, from: start, changesOnly: changesOnly, into: buffer) }
+                group.addTask { await feed.follow(from: start, variant: variant, as: member, into: buffer) }
                 group.addTask { await keepAlive(buffer, every: configuration.keepAliveInterval) }
                 defer { group.cancelAll() }
                 while let event = await buffer.next() {
@@ -71,39 +77,6 @@ enum SubscribeRoute {
             buffer.finish(comment: ServerSentEvents.comment("closed: the server is shutting down"))
         }
         try await writer.finish(nil)
-    }
-
-    /// Reads the log's subscription into `buffer` until it ends or is closed: the stored
-    /// revisions as fast as the subscriber takes them, live ones as they come, closing the stream
-    /// when more than the buffer's limit of them waits for the subscriber.
-    static func produce(_ log: ChangeLog, from start: UInt64, changesOnly: Bool, into buffer: SubscriberBuffer) async {
-        let limit = buffer.limit
-        var live = false
-        do {
-            for try await event in log.subscribe(from: start) {
-                let record: RevisionRecord
-                switch event {
-                case .caughtUp:
-                    live = true
-                    continue
-                case .revision(let revision): record = revision
-                }
-                let line = changesOnly ? RevisionLines.changesOnlyLine(record) : RevisionLines.line(record)
-                let message = ServerSentEvents.revision(record.revision, line: line)
-                let pushed =
-                    live
-                    ? buffer.push(
-                        message,
-                        overflowComment: ServerSentEvents.comment(
-                            "closed: this subscriber reads too slowly; more than \(limit) bytes of events were "
-                                + "waiting for it; reconnect with Last-Event-ID to resume after the last revision "
-                                + "received"))
-                    : await buffer.pushWaitingForRoom(message)
-                if pushed == .closed { return }
-            }
-        } catch {
-            buffer.finish(comment: ServerSentEvents.comment("closed: the log could not be read: \(error)"))
-        }
     }
 
     /// Sends a keep-alive comment into `buffer` whenever a whole `interval` passed without an event.
