@@ -12,11 +12,14 @@ struct ServeCommand: AsyncParsableCommand {
             Read-only: the server never appends. It prints the URL it listens on (with --port 0, \
             the port the system chose), and on SIGINT or SIGTERM closes every stream and exits 0.
 
-            Routes: GET /api/log, /api/revisions/R, /api/revisions?from=R&to=S (JSON Lines), \
-            /api/subscribe?from=R (Server-Sent Events; changes-only=1 leaves out snapshots).
+            Routes: GET / (the history viewer), /api/log, /api/revisions/R, \
+            /api/revisions?from=R&to=S (JSON Lines), /api/subscribe?from=R (Server-Sent Events; \
+            changes-only=1 leaves out snapshots).
 
             Listening on anything but loopback needs --token-file: a file holding the token \
-            that clients send as 'Authorization: Bearer <token>'.
+            that clients send as 'Authorization: Bearer <token>'. Every route needs it but the \
+            viewer's page, which asks for it: open http://HOST:PORT/#token=<token> to skip the \
+            question.
 
             Examples:
               replay serve --log app.lmdb
