@@ -1,3 +1,4 @@
+import ChangeLogTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -63,7 +64,7 @@ final class WorkerProcess: Sendable {
     private func startReading(_ handle: FileHandle, isStandardOutput: Bool) {
         let thread = Thread { [self] in
             while true {
-                let data = handle.availableData
+                let data = handle.nextChunk()
                 let now = ContinuousClock.now
                 self.output.withLock { output in
                     if data.isEmpty {

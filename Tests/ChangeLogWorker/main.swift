@@ -127,7 +127,7 @@ if arguments.command == "hold-writer" {
 if arguments.command == "drifting-renderer" {
     // A predicate for `replay reduce`: exits 1 when the revision lines on standard input corrupt
     // the drifting renderer, 0 otherwise.
-    let input = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+    let input = String(decoding: FileHandle.standardInput.readToEndRetryingInterruptions(), as: UTF8.self)
     do {
         let history = try ReducibleHistory(jsonLines: input)
         exit(DriftingRenderer.corruption(in: history) == nil ? 0 : 1)

@@ -95,7 +95,7 @@ struct DamageSuiteTests {
         let running = try ToolRunner.start(arguments)
         try running.stdin.fileHandleForWriting.close()
         let errors = ReadAll(running.stderr.fileHandleForReading)
-        let output = running.stdout.fileHandleForReading.readDataToEndOfFile()
+        let output = running.stdout.fileHandleForReading.readToEndRetryingInterruptions()
         let stderr = String(decoding: errors.wait(), as: UTF8.self)
         running.process.waitUntilExit()
         let status = running.process.terminationStatus

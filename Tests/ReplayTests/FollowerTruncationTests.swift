@@ -37,7 +37,7 @@ struct FollowerTruncationTests {
             }
             let errors = ReadAll(follower.stderr.fileHandleForReading)
             // Cut while the follower prints the revisions it catches up on.
-            _ = follower.stdout.fileHandleForReading.availableData
+            _ = follower.stdout.fileHandleForReading.nextChunk()
             usleep(delay)
             #expect(truncate(log + "/data.mdb", off_t(length)) == 0)
             let output = ReadAll(follower.stdout.fileHandleForReading)
@@ -77,7 +77,7 @@ struct FollowerTruncationTests {
         try export.stdin.fileHandleForWriting.close()
         let errors = ReadAll(export.stderr.fileHandleForReading)
         // The first output: the export is reading, and soon fills the pipe.
-        _ = export.stdout.fileHandleForReading.availableData
+        _ = export.stdout.fileHandleForReading.nextChunk()
         #expect(truncate(log + "/data.mdb", 1 << 20) == 0)
         let output = ReadAll(export.stdout.fileHandleForReading)
         export.process.waitUntilExit()

@@ -1,3 +1,4 @@
+import ChangeLogTestSupport
 import Foundation
 import Testing
 
@@ -46,7 +47,7 @@ struct ReadmeTests {
         let output = Pipe()
         process.standardOutput = output
         try process.run()
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let printed = String(decoding: output.fileHandleForReading.readToEndRetryingInterruptions(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
         let shown = try #require(Self.blocks("console").first)

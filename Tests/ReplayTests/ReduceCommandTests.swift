@@ -178,7 +178,8 @@ struct ReduceCommandTests {
         }
         kill(running.process.processIdentifier, SIGINT)
         let errors = ReadAll(running.stderr.fileHandleForReading)
-        let output = String(decoding: running.stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let output = String(
+            decoding: running.stdout.fileHandleForReading.readToEndRetryingInterruptions(), as: UTF8.self)
         let stderr = String(decoding: errors.wait(), as: UTF8.self)
         running.process.waitUntilExit()
         #expect(running.process.terminationReason == .uncaughtSignal, "\(stderr)")

@@ -111,7 +111,7 @@ enum ReduceFixtures {
         process.standardError = error
         try process.run()
         let errors = ReadAll(error.fileHandleForReading)
-        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let out = output.fileHandleForReading.readToEndRetryingInterruptions()
         let err = errors.wait()
         process.waitUntilExit()
         return ToolRunner.Result(

@@ -8,7 +8,7 @@ struct ServeCommandTests {
     /// Waits for `server` to exit and returns its status and standard error.
     private static func finish(_ server: ToolRunner.Running) async -> (Int32, String) {
         await LoopbackHTTP.onThread {
-            let errors = server.stderr.fileHandleForReading.readDataToEndOfFile()
+            let errors = server.stderr.fileHandleForReading.readToEndRetryingInterruptions()
             server.process.waitUntilExit()
             return (server.process.terminationStatus, String(decoding: errors, as: UTF8.self))
         }

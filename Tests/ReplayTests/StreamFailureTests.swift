@@ -1,3 +1,4 @@
+import ChangeLogTestSupport
 import Foundation
 import Testing
 
@@ -20,7 +21,7 @@ struct StreamFailureTests {
         process.standardOutput = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
+        let stderr = errors.fileHandleForReading.readToEndRetryingInterruptions()
         process.waitUntilExit()
         return ToolRunner.Result(
             status: process.terminationStatus, stdout: "", stderr: String(decoding: stderr, as: UTF8.self))

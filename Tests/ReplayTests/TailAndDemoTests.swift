@@ -1,4 +1,5 @@
 import ChangeLog
+import ChangeLogTestSupport
 import Foundation
 import Testing
 
@@ -43,7 +44,7 @@ struct TailAndDemoTests {
         let handle = follower.stdout.fileHandleForReading
         let deadline = Date().addingTimeInterval(300)
         while seen.count < total, Date() < deadline {
-            let chunk = handle.availableData
+            let chunk = handle.nextChunk()
             if chunk.isEmpty { break }
             buffer.append(chunk)
             while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
@@ -208,7 +209,7 @@ struct TailAndDemoTests {
         var data = Data()
         let handle = pipe.fileHandleForReading
         while !data.contains(UInt8(ascii: "\n")) {
-            let chunk = handle.availableData
+            let chunk = handle.nextChunk()
             if chunk.isEmpty { break }
             data.append(chunk)
         }

@@ -11,7 +11,7 @@ extension ToolRunner {
         let line = await LoopbackHTTP.onThread { () -> String in
             var bytes = Data()
             while !bytes.contains(UInt8(ascii: "\n")) {
-                let chunk = handle.availableData
+                let chunk = handle.nextChunk()
                 if chunk.isEmpty { break }
                 bytes.append(chunk)
             }

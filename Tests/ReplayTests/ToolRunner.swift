@@ -1,3 +1,4 @@
+import ChangeLogTestSupport
 import Foundation
 import SystemPackage
 import Testing
@@ -59,7 +60,7 @@ enum ToolRunner {
         // side, whatever order the child reads and writes in.
         let written = WriteAll(Array((input ?? "").utf8), to: process.stdin.fileHandleForWriting)
         let errorData = ReadAll(process.stderr.fileHandleForReading)
-        let out = process.stdout.fileHandleForReading.readDataToEndOfFile()
+        let out = process.stdout.fileHandleForReading.readToEndRetryingInterruptions()
         let err = errorData.wait()
         try written.wait()
         process.process.waitUntilExit()
@@ -87,7 +88,7 @@ enum ToolRunner {
         process.standardOutput = output
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        let shown = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let shown = String(decoding: output.fileHandleForReading.readToEndRetryingInterruptions(), as: UTF8.self)
         process.waitUntilExit()
         return shown
     }
@@ -128,7 +129,7 @@ final class ReadAll: @unchecked Sendable {
 
     init(_ handle: FileHandle) {
         Thread.detachNewThread { [self] in
-            data = handle.readDataToEndOfFile()
+            data = handle.readToEndRetryingInterruptions()
             done.signal()
         }
     }

@@ -1,3 +1,4 @@
+import ChangeLogTestSupport
 import Foundation
 
 /// A page open in a headless browser.
@@ -123,7 +124,7 @@ final class DevToolsSession {
                 if let object = try JSONSerialization.jsonObject(with: message) as? [String: Any] { return object }
                 continue
             }
-            let chunk = replies.fileHandleForReading.availableData
+            let chunk = replies.fileHandleForReading.nextChunk()
             if chunk.isEmpty {
                 let printed = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
                 throw HeadlessChromium.BrowserFailure(
