@@ -75,15 +75,26 @@ package enum LoopbackHTTP {
 
     /// Reads `descriptor` until the peer closes it, then closes it.
     package static func readToEnd(_ descriptor: Int32) -> [UInt8] {
+        readToEndNotingReset(descriptor).bytes
+    }
+
+    /// Reads `descriptor` until the peer closes the connection, then closes it; `reset` tells
+    /// whether the connection ended with a reset (`ECONNRESET`) rather than in order.
+    package static func readToEndNotingReset(_ descriptor: Int32) -> (bytes: [UInt8], reset: Bool) {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
+        var reset = false
         while true {
             let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-            if count <= 0 { break }
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 {
+                reset = count < 0 && errno == ECONNRESET
+                break
+            }
             bytes += chunk[0..<count]
         }
         close(descriptor)
-        return bytes
+        return (bytes, reset)
     }
 
     /// Runs the blocking `body` on a thread of its own and returns its result.
