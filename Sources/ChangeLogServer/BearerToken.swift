@@ -3,7 +3,7 @@ import Hummingbird
 /// Lets through only requests that carry `Authorization: Bearer <token>`; others get 401 with
 /// `WWW-Authenticate: Bearer`. The comparison takes the same time wherever the tokens differ.
 ///
-/// The one exception is a `GET` or `HEAD` of a path in `openPaths`: the viewer's page at `/`
+/// The one exception is a `GET` of a path in `openPaths`: the viewer's page at `/`
 /// holds no log data (it reads the log through the API routes, with the token), and a browser
 /// cannot add a header to the request that opens a page.
 struct BearerTokenMiddleware<Context: RequestContext>: RouterMiddleware {
@@ -14,7 +14,7 @@ struct BearerTokenMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        if request.method == .get || request.method == .head, openPaths.contains(request.uri.path) {
+        if request.method == .get, openPaths.contains(request.uri.path) {
             return try await next(request, context)
         }
         let presented = request.headers[.authorization].flatMap(Self.bearerToken(in:))
