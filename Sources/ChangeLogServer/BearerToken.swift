@@ -26,11 +26,13 @@ struct BearerTokenMiddleware<Context: RequestContext>: RouterMiddleware {
         return try await next(request, context)
     }
 
-    /// The token of an `Authorization: Bearer <token>` value (the scheme in any case).
+    /// The token of an `Authorization: Bearer <token>` value: the scheme in any case, then one or
+    /// more spaces or tabs (RFC 9110's `1*SP`, as clients write it), then the token.
     static func bearerToken(in value: String) -> String? {
-        let parts = value.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        return String(parts[1])
+        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let end = value.firstIndex(where: blank), value[..<end].lowercased() == "bearer" else { return nil }
+        let token = value[end...].drop(while: blank)
+        return token.isEmpty ? nil : String(token)
     }
 
     /// Whether `a` and `b` have the same bytes, in a time that depends on their lengths only,

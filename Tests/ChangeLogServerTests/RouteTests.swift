@@ -190,6 +190,17 @@ import Testing
         }
     }
 
+    @Test(arguments: ["Bearer s3cret", "bearer s3cret", "BEARER s3cret", "Bearer   s3cret", "Bearer\ts3cret"])
+    func bearerSchemeInAnyCaseAndSpacing(value: String) async throws {
+        try await ServerFixtures.withLog { log in
+            try await Application(router: router(log, token: "s3cret")).test(.router) { client in
+                let response = try await client.execute(
+                    uri: "/api/log", method: .get, headers: [.authorization: value])
+                #expect(response.status == .ok)
+            }
+        }
+    }
+
     @Test func exposureNeedsAToken() throws {
         #expect(throws: Never.self) { try ServerConfiguration(host: "127.0.0.1").validate() }
         #expect(throws: Never.self) { try ServerConfiguration(host: "::1").validate() }
