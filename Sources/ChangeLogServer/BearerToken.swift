@@ -3,7 +3,7 @@ import Hummingbird
 /// Lets through only requests that carry `Authorization: Bearer <token>`; others get 401 with
 /// `WWW-Authenticate: Bearer`. The comparison takes the same time wherever the tokens differ.
 ///
-/// The one exception is a `GET` or `HEAD` of a path in `openPaths`: the viewer's page at `/`
+/// The one exception is a `GET` of a path in `openPaths`: the viewer's page at `/`
 /// holds no log data (it reads the log through the API routes, with the token), and a browser
 /// cannot add a header to the request that opens a page.
 struct BearerTokenMiddleware<Context: RequestContext>: RouterMiddleware {
@@ -14,7 +14,7 @@ struct BearerTokenMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        if request.method == .get || request.method == .head, openPaths.contains(request.uri.path) {
+        if request.method == .get, openPaths.contains(request.uri.path) {
             return try await next(request, context)
         }
         let presented = request.headers[.authorization].flatMap(Self.bearerToken(in:))
@@ -26,11 +26,13 @@ struct BearerTokenMiddleware<Context: RequestContext>: RouterMiddleware {
         return try await next(request, context)
     }
 
-    /// The token of an `Authorization: Bearer <token>` value (the scheme in any case).
+    /// The token of an `Authorization: Bearer <token>` value: the scheme in any case, then one or
+    /// more spaces or tabs (RFC 9110's `1*SP`, as clients write it), then the token.
     static func bearerToken(in value: String) -> String? {
-        let parts = value.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        return String(parts[1])
+        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let end = value.firstIndex(where: blank), value[..<end].lowercased() == "bearer" else { return nil }
+        let token = value[end...].drop(while: blank)
+        return token.isEmpty ? nil : String(token)
     }
 
     /// Whether `a` and `b` have the same bytes, in a time that depends on their lengths only,

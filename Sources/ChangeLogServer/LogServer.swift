@@ -24,9 +24,10 @@ public struct LogServer: Sendable {
         self.configuration = configuration
     }
 
-    /// The router with every route and the server's middleware: JSON errors, request limits, and
-    /// the bearer token when ``ServerConfiguration/token`` is set (every route needs it but the
-    /// viewer's page at `/`, which holds no log data and asks for the token itself).
+    /// The router with every route and the server's middleware: JSON errors, request limits, the
+    /// bearer token when ``ServerConfiguration/token`` is set (every route needs it but the
+    /// viewer's page at `/`, which holds no log data and asks for the token itself), then 405 for
+    /// any method but `GET`.
     ///
     /// The router's event streams share one reading of the log's live revisions, which runs only
     /// while at least one stream is live.
@@ -42,6 +43,7 @@ public struct LogServer: Sendable {
         if let token = configuration.token, !token.isEmpty {
             router.add(middleware: BearerTokenMiddleware(token: token, openPaths: ["/"]))
         }
+        router.add(middleware: GetOnlyMiddleware())
         LogRoute.register(on: router, log: log)
         RevisionRoutes.register(on: router, log: log, batchSize: configuration.batchSize)
         SubscribeRoute.register(on: router, feed: feed, configuration: configuration)

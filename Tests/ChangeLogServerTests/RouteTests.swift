@@ -150,6 +150,25 @@ import Testing
         }
     }
 
+    @Test(arguments: [HTTPRequest.Method.post, .put, .delete, .patch, .options, .head])
+    func methodsOtherThanGetAreNotAllowed(method: HTTPRequest.Method) async throws {
+        try await ServerFixtures.withLog { log in
+            try await ServerFixtures.append(1...3, to: log)
+            try await Application(router: router(log, token: "s3cret")).test(.router) { client in
+                for uri in ["/api/log", "/api/revisions/1", "/api/revisions", "/api/subscribe", "/"] {
+                    let response = try await client.execute(
+                        uri: uri, method: method, headers: [.authorization: "Bearer s3cret"])
+                    #expect(response.status == .methodNotAllowed)
+                    #expect(response.headers[.allow] == "GET")
+                    #expect(response.headers[.contentType] == "application/json")
+                    #expect(
+                        text(response)
+                            == #"{"error":"method \#(method.rawValue) is not allowed: this server answers GET only"}"#)
+                }
+            }
+        }
+    }
+
     @Test func tokenIsRequiredWhenConfigured() async throws {
         try await ServerFixtures.withLog { log in
             try await Application(router: router(log, token: "s3cret")).test(.router) { client in
@@ -167,6 +186,17 @@ import Testing
                 let allowed = try await client.execute(
                     uri: "/api/log", method: .get, headers: [.authorization: "Bearer s3cret"])
                 #expect(allowed.status == .ok)
+            }
+        }
+    }
+
+    @Test(arguments: ["Bearer s3cret", "bearer s3cret", "BEARER s3cret", "Bearer   s3cret", "Bearer\ts3cret"])
+    func bearerSchemeInAnyCaseAndSpacing(value: String) async throws {
+        try await ServerFixtures.withLog { log in
+            try await Application(router: router(log, token: "s3cret")).test(.router) { client in
+                let response = try await client.execute(
+                    uri: "/api/log", method: .get, headers: [.authorization: value])
+                #expect(response.status == .ok)
             }
         }
     }

@@ -53,6 +53,20 @@ import Testing
         }
     }
 
+    /// An empty last event ID is the standard's "none" (a stream's `id:` with no value resets it):
+    /// the stream starts at `from`, as without the header.
+    @Test func anEmptyLastEventIDIsNone() async throws {
+        try await ServerFixtures.withLog { log in
+            try await ServerFixtures.append(1...5, to: log)
+            try await ServerFixtures.withRunningServer(LogServer(log: log)) { port in
+                let streams = try EventStreams(
+                    port: port, target: "/api/subscribe?from=4", headers: ["Last-Event-ID": ""], count: 1,
+                    until: "id: 5\n")
+                #expect(try revisions(await streams.responses()[0]).map(\.id) == ["4", "5"])
+            }
+        }
+    }
+
     @Test func reconnectingWithLastEventIDResumesWithoutGapOrDuplicate() async throws {
         try await ServerFixtures.withLog { log in
             try await ServerFixtures.append(1...1, to: log)

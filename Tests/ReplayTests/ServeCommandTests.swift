@@ -31,6 +31,19 @@ struct ServeCommandTests {
         #expect(result.stderr.hasPrefix("Error: --max-buffer must be a positive number of bytes"), "\(result)")
     }
 
+    @Test("serve refuses an empty or blank token file, saying the file holds no token")
+    func refusesEmptyTokenFile() throws {
+        let directory = try TemporaryDirectory()
+        for contents in ["", "\n", "two words\n"] {
+            let tokenFile = try directory.write("token.txt", contents)
+            let result = try ToolRunner.run(["serve", "--port", "0", "--token-file", tokenFile])
+            #expect(result.status == 2, "\(result)")
+            #expect(
+                result.stderr == "replay: the token file \(tokenFile) must hold one token: no spaces, not empty\n",
+                "\(result)")
+        }
+    }
+
     @Test("serve with --token-file answers 401 without the token and 200 with it")
     func token() async throws {
         let (directory, log) = try ReadingCommandTests.makeLog()

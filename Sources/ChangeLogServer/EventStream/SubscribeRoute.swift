@@ -27,12 +27,13 @@ enum SubscribeRoute {
             })
     }
 
-    /// The first revision to send: after `Last-Event-ID`, else `from`, else the oldest.
+    /// The first revision to send: after `Last-Event-ID` (unless empty), else `from`, else the oldest.
     /// - Throws: ``APIError``: 400 for a value that is not a revision number, 404 when the start
     ///   was dropped from the log.
     static func startRevision(of request: Request, log: ChangeLog) throws -> UInt64 {
         let start: UInt64
-        if let lastEventID = request.headers[HTTPFields.Element.Name("Last-Event-ID")!] {
+        // An empty value is the standard's "no last event ID" (`id:` with no value resets it).
+        if let lastEventID = request.headers[HTTPFields.Element.Name("Last-Event-ID")!], !lastEventID.isEmpty {
             guard let delivered = UInt64(lastEventID) else {
                 throw APIError.badRequest("Last-Event-ID must be a revision number, not '\(lastEventID.prefix(40))'")
             }

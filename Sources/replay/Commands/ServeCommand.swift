@@ -76,7 +76,8 @@ struct ServeCommand: AsyncParsableCommand {
     /// The token in `path`, without surrounding white space.
     /// - Throws: ``InputError`` when the file cannot be read or holds no token.
     static func readToken(from path: String) throws -> String {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        // Not FileManager.contents(atPath:), which answers nil for an empty file as for a missing one.
+        guard let data = try? Data(contentsOf: URL(fileURLWithPath: path)) else {
             throw InputError("cannot read the token file \(path)")
         }
         let token = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
