@@ -65,6 +65,16 @@ import Testing
         return (messages.compactMap(\.id), messages)
     }
 
+    /// Expects a stopped client's connection to be reset without its reading anything more,
+    /// then that it had received revisions from 2 on, in order, fewer than `limit`, and no comment.
+    private static func expectReset(_ slow: Int32, receivedFewerThan limit: Int) async throws {
+        #expect(await LoopbackHTTP.onThread { LoopbackHTTP.waitForHangUp(slow) })
+        let (ids, messages) = try await readStopped(slow)
+        #expect(ids.count < limit)
+        #expect(ids == (2..<(2 + ids.count)).map(String.init))
+        #expect(messages.allSatisfy { $0.comment == nil })
+    }
+
     @Test(.timeLimit(.minutes(10)))  // A guard against a hang, not a performance check.
     func slowSubscriberIsClosedWithACommentAndOthersAreUnaffected() async throws {
         try await ServerFixtures.withLog { log in
@@ -94,11 +104,7 @@ import Testing
             try await ServerFixtures.withRunningServer(server) { port in
                 let slow = try await Self.stopOneReaderDuringLiveAppends(port: port, log: log)
                 // Without reading anything more, the client sees its connection reset.
-                #expect(await LoopbackHTTP.onThread { LoopbackHTTP.waitForHangUp(slow) })
-                let (ids, messages) = try await Self.readStopped(slow)
-                #expect(ids.count < Self.count - 2)
-                #expect(ids == (2..<(2 + ids.count)).map(String.init))
-                #expect(messages.allSatisfy { $0.comment == nil })
+                try await Self.expectReset(slow, receivedFewerThan: Self.count - 2)
             }
         }
     }
@@ -117,11 +123,7 @@ import Testing
                 // The catch-up reads on, with back-pressure, until the connection's buffers and
                 // the subscriber's limit are full (the revisions hold far more), and the
                 // connection stays unwritable: the server resets it while it runs.
-                #expect(await LoopbackHTTP.onThread { LoopbackHTTP.waitForHangUp(slow) })
-                let (ids, messages) = try await Self.readStopped(slow)
-                #expect(ids.count < Self.count - 1)
-                #expect(ids == (2..<(2 + ids.count)).map(String.init))
-                #expect(messages.allSatisfy { $0.comment == nil })
+                try await Self.expectReset(slow, receivedFewerThan: Self.count - 1)
             }
         }
     }
