@@ -41,27 +41,16 @@ import Testing
         }
     }
 
-    @Test func lastEventIDWinsOverFrom() async throws {
+    /// `Last-Event-ID: 3` wins over `from=1`; an empty last event ID is the standard's "none" (a
+    /// stream's `id:` with no value resets it), so the stream starts at `from=4`, as without the
+    /// header. Both streams deliver revisions 4 and 5.
+    @Test(arguments: [("/api/subscribe?from=1", "3"), ("/api/subscribe?from=4", "")])
+    func lastEventIDWinsOverFromUnlessEmpty(target: String, lastEventID: String) async throws {
         try await ServerFixtures.withLog { log in
             try await ServerFixtures.append(1...5, to: log)
             try await ServerFixtures.withRunningServer(LogServer(log: log)) { port in
                 let streams = try EventStreams(
-                    port: port, target: "/api/subscribe?from=1", headers: ["Last-Event-ID": "3"], count: 1,
-                    until: "id: 5\n")
-                #expect(try revisions(await streams.responses()[0]).map(\.id) == ["4", "5"])
-            }
-        }
-    }
-
-    /// An empty last event ID is the standard's "none" (a stream's `id:` with no value resets it):
-    /// the stream starts at `from`, as without the header.
-    @Test func anEmptyLastEventIDIsNone() async throws {
-        try await ServerFixtures.withLog { log in
-            try await ServerFixtures.append(1...5, to: log)
-            try await ServerFixtures.withRunningServer(LogServer(log: log)) { port in
-                let streams = try EventStreams(
-                    port: port, target: "/api/subscribe?from=4", headers: ["Last-Event-ID": ""], count: 1,
-                    until: "id: 5\n")
+                    port: port, target: target, headers: ["Last-Event-ID": lastEventID], count: 1, until: "id: 5\n")
                 #expect(try revisions(await streams.responses()[0]).map(\.id) == ["4", "5"])
             }
         }
