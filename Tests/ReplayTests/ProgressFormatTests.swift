@@ -50,13 +50,14 @@ struct ProgressFormatTests {
         }
     }
 
-    @Test("an import on a terminal shows its phases, its total and what it appended", arguments: [nil, "2"])
+    @Test(
+        "an import on a terminal shows its phases, its total and what it appended",
+        .enabled(if: ToolRunner.canRunOnTerminal, ToolRunner.terminalRequirement), arguments: [nil, "2"])
     func importOnTerminal(commitEvery: String?) throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let file = try directory.write("history.jsonl", Fixtures.history)
         // `script` gives the tool a terminal; its output is what the terminal showed.
-        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "util-linux's script is needed")
         let options = commitEvery.map { ["--commit-every", String($0)] } ?? []
         let shown = try ToolRunner.runOnTerminal(["import", file, "--log", directory.path("app.lmdb")] + options)
         let size = try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int ?? 0

@@ -78,6 +78,15 @@ enum ToolRunner {
         return try run(arguments, input: input, launcher: [prlimit, "--fsize=\(bytes)", binary.path])
     }
 
+    /// Whether ``runOnTerminal(_:)`` can run here: util-linux's `script` gives the tool a
+    /// terminal. Under CI (`CI=true`) the tests that need it always run, and fail without it.
+    static let canRunOnTerminal =
+        FileManager.default.isExecutableFile(atPath: "/usr/bin/script")
+        || ProcessInfo.processInfo.environment["CI"] == "true"
+
+    /// Why a test that needs a terminal is skipped where ``canRunOnTerminal`` is false.
+    static let terminalRequirement: Comment = "needs util-linux's /usr/bin/script to give the tool a terminal"
+
     /// Runs `replay` with `arguments` (joined by spaces into one shell command) on a terminal that
     /// util-linux's `script` gives it, and returns what the terminal showed.
     static func runOnTerminal(_ arguments: [String]) throws -> String {

@@ -29,23 +29,6 @@ struct PlayCommand: AsyncParsableCommand {
     func run() async throws { try await arguments.run() }
 }
 
-/// `replay replay`: the former name of `replay play`, kept working and left out of the help.
-struct ReplayAliasCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "replay",
-        abstract: "Another name for play.",
-        discussion: """
-            Example:
-              replay play --log app.lmdb --into strict
-            """,
-        shouldDisplay: false
-    )
-
-    @OptionGroup var arguments: PlayArguments
-
-    func run() async throws { try await arguments.run() }
-}
-
 /// The options of `replay play`, and the replay they ask for.
 struct PlayArguments: ParsableArguments {
     enum Renderer: String, ExpressibleByArgument, CaseIterable {

@@ -1,7 +1,7 @@
 /// A command line that names a command the tool does not have (`replay verfy`, `replay help
 /// foo`, `replay foo --help`): named, with the command meant when it is a letter or two away.
 extension Replay {
-    /// The names of the subcommands, hidden ones (`replay`, the former name of `play`) last.
+    /// The names of the subcommands, in the order of the help.
     static var commandNames: [String] {
         configuration.subcommands.compactMap { $0.configuration.commandName }
     }
