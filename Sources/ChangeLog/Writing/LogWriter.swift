@@ -2,7 +2,7 @@ import Dispatch
 import Synchronization
 
 /// The log's single writer: one serial queue owns every write transaction of a ``ChangeLog``, and
-/// the async API hands it work (STYLE.md: a serial owner for writes).
+/// the async API hands it work, so a transaction never crosses threads.
 ///
 /// The writer's state is a value, ``LogWriterState``, guarded by a lock: callers submit requests
 /// to it from their own threads, and the writer's queue asks it for the next step whenever it
