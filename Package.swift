@@ -1,6 +1,8 @@
 // swift-tools-version: 6.2
 import PackageDescription
 
+// Every product is licensed under the Apache License 2.0 (LICENSE).
+
 let package = Package(
     name: "ListChangeLog",
     platforms: [.macOS(.v15)],
