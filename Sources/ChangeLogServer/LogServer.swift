@@ -41,7 +41,7 @@ public struct LogServer: Sendable {
         router.add(middleware: JSONErrorMiddleware())
         router.add(middleware: RequestLimitsMiddleware(maxTargetLength: configuration.maxRequestTargetLength))
         if let token = configuration.token, !token.isEmpty {
-            router.add(middleware: BearerTokenMiddleware(token: token, openPaths: ["/"]))
+            router.add(middleware: BearerTokenMiddleware(token: token, openPaths: ViewerFiles.openPaths))
         }
         router.add(middleware: GetOnlyMiddleware())
         LogRoute.register(on: router, log: log)

@@ -40,7 +40,7 @@ extension ViewerBrowserTests {
             #expect(dom.list == (try history.snapshot(19_600)))
             // The scrubber spans the log; the timeline holds a window of it.
             #expect(try page.evaluate(#"document.getElementById("scrubber").max"#) == "20000")
-            let fetched = Int(try page.evaluate("Timeline.fetched")) ?? -1
+            let fetched = Int(try page.evaluate("viewer.Timeline.fetched")) ?? -1
             #expect((1...600).contains(fetched), "the timeline read \(fetched) revisions to open")
             let count = Int(try page.evaluate("\(rows).length")) ?? -1
             #expect((201...600).contains(count), "\(count) timeline rows")
@@ -87,9 +87,9 @@ extension ViewerBrowserTests {
             #expect(shownNow.list == (try history.snapshot(19_990)))
             #expect(shownNow.deletedSections.isEmpty)
             // The search read what lay between the markers (some of it twice), never the start of the log.
-            let total = Int(try page.evaluate("Timeline.fetched")) ?? -1
+            let total = Int(try page.evaluate("viewer.Timeline.fetched")) ?? -1
             #expect(total < 16_000, "the timeline read \(total) revisions")
-            let firstRead = Int(try page.evaluate("Timeline.covered[0][0]")) ?? -1
+            let firstRead = Int(try page.evaluate("viewer.Timeline.covered[0][0]")) ?? -1
             #expect(firstRead > 5_000, "the timeline read from revision \(firstRead)")
             #expect(Int(try page.evaluate("\(rows).length")) ?? -1 <= 1_000)
         }
