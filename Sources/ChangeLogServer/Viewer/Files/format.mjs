@@ -155,6 +155,16 @@ Format.apply = function (old, changes) {
     updatedSections.add(u.to);
     setSummary(target, u.summary);
   }
+  // 5. The result is a snapshot: titles unique, identifiers unique across it.
+  const titles = new Map(), ids = new Map();
+  slots.forEach((section, s) => {
+    if (titles.has(section.title)) fail("the result has section title " + JSON.stringify(section.title) + " twice");
+    titles.set(section.title, s);
+    section.items.forEach((item, i) => {
+      if (ids.has(item.id)) fail("the result has item id " + JSON.stringify(item.id) + " at [" + ids.get(item.id) + "] and [" + s + "," + i + "]");
+      ids.set(item.id, s + "," + i);
+    });
+  });
   return { sections: slots.map(s => {
     const section = { title: s.title, items: s.items };
     if (s.summary !== undefined) section.summary = s.summary;
