@@ -97,10 +97,11 @@ extension ViewerBrowserTests {
         // seek far away and 60 steps cross many window edges and end on the last revision's snapshot.
         let (played, playedRows) = try HeadlessChromium.withPage("http://127.0.0.1:\(port)/#rev=1000") { page in
             _ = try page.evaluate(
-                ##"(() => { Object.assign(Timeline, { chunk: 10, margin: 3, limit: 30 }); location.hash = "#rev=10240"; "##
+                ##"(() => { Object.assign(viewer.Timeline, { chunk: 10, margin: 3, limit: 30 }); location.hash = "#rev=10240"; "##
                     + "return true; })()")
             _ = try page.dom(when: #"\#(shown) === "10240""#)
-            _ = try page.evaluate("(() => { setSpeed(8); App.playTo = 10300; play(); return true; })()")
+            _ = try page.evaluate(
+                "(() => { viewer.setSpeed(8); viewer.App.playTo = 10300; viewer.play(); return true; })()")
             let html = try page.dom(
                 when: #"document.body.getAttribute("data-state") === "ready" && \#(shown) === "10300""#)
             return (

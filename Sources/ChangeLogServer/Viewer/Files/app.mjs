@@ -369,8 +369,8 @@ async function start() {
   if (options.play !== null && App.current) { App.playTo = options.play; play(); }
 }
 
-// The page's state and its pure parts, for tests and users' scripts in the browser's console:
-// a module's names are not globals.
-globalThis.viewer = Object.freeze({ App, Format, Timeline, EventStream });
+// The page's state, its pure parts and its player, for tests and users' scripts in the browser's
+// console: a module's names are not globals.
+globalThis.viewer = Object.freeze({ App, Format, Timeline, EventStream, play, setSpeed });
 
 start();
