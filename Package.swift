@@ -53,7 +53,9 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
-            ]),
+            ],
+            // The viewer's page, style sheet and scripts, built into the binary: `replay` stays one file.
+            resources: [.embedInCode("Viewer/Files")]),
         .executableTarget(
             name: "replay",
             dependencies: [

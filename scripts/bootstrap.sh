@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the system lacks: the C libraries the package links, LMDB (liblmdb-dev) and
-# xxHash (libxxhash-dev), found through pkg-config; with --browser, also the headless browser
-# the viewer's tests drive (Debian's chromium).
+# xxHash (libxxhash-dev), found through pkg-config; with --browser (the test mode), also what the
+# viewer's tests use: the headless browser they drive (Debian's chromium) and Node.js, which checks
+# and tests the page's JavaScript (Debian's nodejs, 18 or later).
 set -euo pipefail
 
 missing=()
@@ -10,6 +11,9 @@ pkg-config --exists lmdb 2>/dev/null || missing+=(liblmdb-dev)
 pkg-config --exists libxxhash 2>/dev/null || missing+=(libxxhash-dev)
 if [[ ${1:-} == --browser ]] && ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1; then
     missing+=(chromium)
+fi
+if [[ ${1:-} == --browser ]] && ! command -v node >/dev/null 2>&1; then
+    missing+=(nodejs)
 fi
 ((${#missing[@]} == 0)) && exit 0
 
@@ -20,8 +24,8 @@ if command -v apt-get >/dev/null 2>&1; then
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 else
-    echo "bootstrap: missing ${missing[*]}; install LMDB and xxHash with pkg-config files (and Chromium for the tests)" >&2
-    echo "  macOS: brew install lmdb xxhash pkg-config; brew install --cask chromium" >&2
-    echo "  Fedora: dnf install lmdb-devel xxhash-devel pkgconf chromium" >&2
+    echo "bootstrap: missing ${missing[*]}; install LMDB and xxHash with pkg-config files (and Chromium and Node.js 18 or later for the tests)" >&2
+    echo "  macOS: brew install lmdb xxhash pkg-config; brew install --cask chromium; brew install node" >&2
+    echo "  Fedora: dnf install lmdb-devel xxhash-devel pkgconf chromium nodejs" >&2
     exit 1
 fi

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The test command of the README and of CI: installs what the system lacks (with the headless
-# browser the viewer's tests drive), checks the formatting, builds and runs every test, fuzzes
+# browser and Node.js the viewer's tests use), checks the formatting, checks and tests the
+# viewer's JavaScript with Node.js (scripts/test-js.sh), builds and runs every test, fuzzes
 # each libFuzzer target for 60 seconds, then builds the API documentation with warnings as
 # errors. The sanitizer suites (scripts/sanitize.sh) do not fit CI's 30 minutes on two cores:
 # run them by hand.
@@ -8,6 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/bootstrap.sh --browser
 swift format lint --strict --recursive Package.swift Sources Tests Examples
+scripts/test-js.sh
 swift test "$@"
 scripts/fuzz.sh FuzzImportLine 60
 scripts/fuzz.sh FuzzRecordDecoder 60

@@ -3,9 +3,9 @@ import Hummingbird
 /// Lets through only requests that carry `Authorization: Bearer <token>`; others get 401 with
 /// `WWW-Authenticate: Bearer`. The comparison takes the same time wherever the tokens differ.
 ///
-/// The one exception is a `GET` of a path in `openPaths`: the viewer's page at `/`
-/// holds no log data (it reads the log through the API routes, with the token), and a browser
-/// cannot add a header to the request that opens a page.
+/// The one exception is a `GET` of a path in `openPaths`: the viewer's page at `/` and its files
+/// hold no log data (the page reads the log through the API routes, with the token), and a
+/// browser cannot add a header to the request that opens a page or loads its scripts.
 struct BearerTokenMiddleware<Context: RequestContext>: RouterMiddleware {
     var token: String
     /// The paths served without the token, compared with the request's path exactly.

@@ -26,8 +26,8 @@ public struct LogServer: Sendable {
 
     /// The router with every route and the server's middleware: JSON errors, request limits, the
     /// bearer token when ``ServerConfiguration/token`` is set (every route needs it but the
-    /// viewer's page at `/`, which holds no log data and asks for the token itself), then 405 for
-    /// any method but `GET`.
+    /// viewer's page at `/` and its style sheet and scripts under `/viewer/`, which hold no log
+    /// data; the page asks for the token itself), then 405 for any method but `GET`.
     ///
     /// The router's event streams share one reading of the log's live revisions, which runs only
     /// while at least one stream is live.
@@ -41,7 +41,7 @@ public struct LogServer: Sendable {
         router.add(middleware: JSONErrorMiddleware())
         router.add(middleware: RequestLimitsMiddleware(maxTargetLength: configuration.maxRequestTargetLength))
         if let token = configuration.token, !token.isEmpty {
-            router.add(middleware: BearerTokenMiddleware(token: token, openPaths: ["/"]))
+            router.add(middleware: BearerTokenMiddleware(token: token, openPaths: ViewerFiles.openPaths))
         }
         router.add(middleware: GetOnlyMiddleware())
         LogRoute.register(on: router, log: log)

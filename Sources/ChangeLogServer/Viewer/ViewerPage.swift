@@ -1,11 +1,14 @@
-/// The history viewer: one self-contained HTML page (its script and style inline, nothing
-/// fetched but the log's own routes) that shows a log's timeline and the list at any revision.
+/// The history viewer: one HTML page, its style sheet and its JavaScript modules (the files of
+/// `Sources/ChangeLogServer/Viewer/Files`, built into the binary), which show a log's timeline
+/// and the list at any revision.
 ///
-/// `replay serve` answers `GET /` with ``servedPage``, which reads the log through the server's
-/// routes. `replay view` writes a static page with the revisions embedded:
-/// ``staticPageHead(from:to:)``, then each revision line passed through
-/// ``embeddable(_:)`` and a newline, then ``staticPageTail``. Such a file works opened from
-/// disk, with no server.
+/// `replay serve` answers `GET /` with ``servedPage``, which loads `viewer/style.css` and the
+/// module `viewer/app.mjs` from the server and reads the log through the server's routes; every
+/// one of these answers carries ``contentSecurityPolicy``, under which the page runs: it has no
+/// inline script, style or event handler. `replay view` writes a static page with the revisions
+/// embedded: ``staticPageHead(from:to:)``, then each revision line passed through
+/// ``embeddable(_:)`` and a newline, then ``staticPageTail``. Such a file holds the style sheet
+/// and the scripts inside it, and works opened from disk, with no server.
 ///
 /// The page's DOM is a contract that tests and users' scripts read: the element with
 /// `data-revision` holds the revision shown; each section of the list is an element with
@@ -27,27 +30,28 @@
 /// (the body's `data-state` is then `needs-token`), keeps it for the tab in `sessionStorage`, and
 /// sends it with every request, the event stream of follow mode included.
 public enum ViewerPage {
-    /// The page `replay serve` answers `GET /` with: it reads the log through the server's
-    /// routes, relative to its own address.
-    public static let servedPage: String = page(embedded: "")
+    /// The page `replay serve` answers `GET /` with: it loads its style sheet and scripts, and
+    /// reads the log through the server's routes, relative to its own address.
+    public static let servedPage: String = ViewerFiles.page.text
+
+    /// The `Content-Security-Policy` of the viewer's page, style sheet and scripts: everything
+    /// from the server itself and nothing inline, no frame may hold the page, and the token form
+    /// posts nowhere.
+    public static let contentSecurityPolicy =
+        "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
+        + "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
     /// The start of a static page whose embedded revisions are `from` through `to` (the range
     /// the timeline shows); the lines written after it may begin with revision `from - 1`, which
     /// the page uses only to show what revision `from` deleted.
     public static func staticPageHead(from: UInt64, to: UInt64) -> String {
-        let marker = "\u{0}EMBEDDED\u{0}"
-        let whole = page(
-            embedded: "<script type=\"application/x-ndjson\" id=\"embedded-revisions\" data-from=\"\(from)\" "
-                + "data-to=\"\(to)\">\n\(marker)")
-        return String(whole[..<whole.range(of: marker)!.lowerBound])
+        staticParts.head
+            + "<script type=\"application/x-ndjson\" id=\"embedded-revisions\" data-from=\"\(from)\" data-to=\"\(to)\">\n"
     }
 
-    /// The end of a static page, after its embedded revision lines.
-    public static let staticPageTail: String = {
-        let marker = "\u{0}EMBEDDED\u{0}"
-        let whole = page(embedded: "<script type=\"application/x-ndjson\" id=\"embedded-revisions\">\n\(marker)")
-        return "</script>\n" + String(whole[whole.range(of: marker)!.upperBound...])
-    }()
+    /// The end of a static page, after its embedded revision lines: the viewer's scripts as one
+    /// module, then the rest of the page.
+    public static var staticPageTail: String { staticParts.tail }
 
     /// `line` (one revision line, JSON) made safe to embed in the page's script element: every
     /// `<` becomes `\u003c`, which JSON reads as the same character, so no `</script>` inside a
@@ -56,35 +60,35 @@ public enum ViewerPage {
         line.replacing("<", with: "\\u003c")
     }
 
-    /// The whole page, with `embedded` (an open script element and its content, or nothing)
-    /// placed before the viewer's own script.
-    private static func page(embedded: String) -> String {
-        """
-        <!DOCTYPE html>
-        <html lang="en">
-        <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>List history viewer</title>
-        <style>
-        \(style)
-        </style>
-        </head>
-        <body data-state="loading">
-        \(body)
-        \(embedded)<script>
-        \(formatScript)
-        \(listScript)
-        \(timelineScript)
-        \(timelineViewScript)
-        \(sourceScript)
-        \(eventStreamScript)
-        \(authScript)
-        \(appScript)
-        </script>
-        </body>
-        </html>
+    /// The served page's element that loads the style sheet, which a static page replaces with
+    /// the style sheet itself.
+    static let styleLink = #"<link rel="stylesheet" href="viewer/style.css">"#
 
-        """
+    /// The served page's element that loads the scripts, which a static page replaces with its
+    /// revisions and the scripts themselves.
+    static let scriptElement = #"<script type="module" src="viewer/app.mjs"></script>"#
+
+    /// The static page around its embedded revisions: the served page with the style sheet
+    /// inline, and its scripts as one inline module (``bundledScript``) after the revisions.
+    private static let staticParts: (head: String, tail: String) = {
+        let page = servedPage.replacing(styleLink, with: "<style>\n" + ViewerFiles.style.text + "</style>")
+        guard let script = page.range(of: scriptElement), page.contains("<style>") else {
+            preconditionFailure("Viewer/Files/viewer.html lost \(styleLink) or \(scriptElement)")
+        }
+        let tail = "</script>\n<script type=\"module\">\n" + bundledScript + "</script>" + page[script.upperBound...]
+        return (String(page[..<script.lowerBound]), tail)
+    }()
+
+    /// The viewer's modules as one script: each in ``ViewerFiles/scripts``'s order, its `import`
+    /// lines dropped and the `export` before its declarations removed, so that a page opened
+    /// from disk, where a browser fetches no module, runs the same code. The modules' top-level
+    /// names are distinct, so that they can share one scope.
+    static var bundledScript: String {
+        ViewerFiles.scripts.map { file in
+            let lines = file.text.split(separator: "\n", omittingEmptySubsequences: false).compactMap { line in
+                line.hasPrefix("import ") ? nil : line.hasPrefix("export ") ? line.dropFirst(7) : line
+            }
+            return "// \(file.path.dropFirst("/viewer/".count))\n" + lines.joined(separator: "\n")
+        }.joined()
     }
 }

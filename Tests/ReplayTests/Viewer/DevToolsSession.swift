@@ -72,9 +72,23 @@ final class DevToolsSession {
         _ = try call(
             "Emulation.setDeviceMetricsOverride",
             ["width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": false], session: session)
+        // Every Content-Security-Policy violation of the page is kept, in order, for tests to read
+        // (a script for new documents is run only once the Page domain is enabled).
+        _ = try call("Page.enable", [:], session: session)
+        _ = try call(
+            "Page.addScriptToEvaluateOnNewDocument", ["source": Self.violationRecorder], session: session)
         _ = try call("Page.navigate", ["url": url], session: session)
         return session
     }
+
+    /// Records the page's `securitypolicyviolation` events in `window.policyViolations`, each as
+    /// `directive blocked-URI`, from before the page's own scripts run.
+    static let violationRecorder = """
+        window.policyViolations = [];
+        document.addEventListener("securitypolicyviolation", event => {
+          window.policyViolations.push(event.effectiveDirective + " " + event.blockedURI);
+        });
+        """
 
     /// The value of `expression` (a promise is awaited) in the page. An evaluation that the
     /// page's navigation interrupts is tried again, up to 100 times.

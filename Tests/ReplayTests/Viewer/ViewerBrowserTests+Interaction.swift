@@ -115,6 +115,8 @@ extension ViewerBrowserTests {
                     """)
                 _ = try page.dom(when: #"document.getElementById("status").textContent.startsWith("Exported")"#)
                 _ = try page.evaluate(#"(() => { document.getElementById("status").textContent = ""; return 1; })()"#)
+                // The browser writes the file after the click returns: closing it first would lose the file.
+                #expect(Self.waitForFile(downloads + "/\(kind)-5-12.jsonl"), "no \(kind) download")
             }
         }
         let revisionsFile = downloads + "/revisions-5-12.jsonl"

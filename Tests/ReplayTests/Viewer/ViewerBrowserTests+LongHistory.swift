@@ -40,7 +40,7 @@ extension ViewerBrowserTests {
             #expect(dom.list == (try history.snapshot(19_600)))
             // The scrubber spans the log; the timeline holds a window of it.
             #expect(try page.evaluate(#"document.getElementById("scrubber").max"#) == "20000")
-            let fetched = Int(try page.evaluate("Timeline.fetched")) ?? -1
+            let fetched = Int(try page.evaluate("viewer.Timeline.fetched")) ?? -1
             #expect((1...600).contains(fetched), "the timeline read \(fetched) revisions to open")
             let count = Int(try page.evaluate("\(rows).length")) ?? -1
             #expect((201...600).contains(count), "\(count) timeline rows")
@@ -87,9 +87,9 @@ extension ViewerBrowserTests {
             #expect(shownNow.list == (try history.snapshot(19_990)))
             #expect(shownNow.deletedSections.isEmpty)
             // The search read what lay between the markers (some of it twice), never the start of the log.
-            let total = Int(try page.evaluate("Timeline.fetched")) ?? -1
+            let total = Int(try page.evaluate("viewer.Timeline.fetched")) ?? -1
             #expect(total < 16_000, "the timeline read \(total) revisions")
-            let firstRead = Int(try page.evaluate("Timeline.covered[0][0]")) ?? -1
+            let firstRead = Int(try page.evaluate("viewer.Timeline.covered[0][0]")) ?? -1
             #expect(firstRead > 5_000, "the timeline read from revision \(firstRead)")
             #expect(Int(try page.evaluate("\(rows).length")) ?? -1 <= 1_000)
         }
@@ -97,10 +97,11 @@ extension ViewerBrowserTests {
         // seek far away and 60 steps cross many window edges and end on the last revision's snapshot.
         let (played, playedRows) = try HeadlessChromium.withPage("http://127.0.0.1:\(port)/#rev=1000") { page in
             _ = try page.evaluate(
-                ##"(() => { Object.assign(Timeline, { chunk: 10, margin: 3, limit: 30 }); location.hash = "#rev=10240"; "##
+                ##"(() => { Object.assign(viewer.Timeline, { chunk: 10, margin: 3, limit: 30 }); location.hash = "#rev=10240"; "##
                     + "return true; })()")
             _ = try page.dom(when: #"\#(shown) === "10240""#)
-            _ = try page.evaluate("(() => { setSpeed(8); App.playTo = 10300; play(); return true; })()")
+            _ = try page.evaluate(
+                "(() => { viewer.setSpeed(8); viewer.App.playTo = 10300; viewer.play(); return true; })()")
             let html = try page.dom(
                 when: #"document.body.getAttribute("data-state") === "ready" && \#(shown) === "10300""#)
             return (

@@ -164,7 +164,7 @@ extension ViewerBrowserTests {
                 (() => {
                   const state = { idBuffer: "", lastEventId: "", retry: 3000 };
                   const seen = [];
-                  const parser = EventStream.parser(state, {
+                  const parser = viewer.EventStream.parser(state, {
                     event: e => seen.push(e.type + "|" + e.data + "|" + e.lastEventId), comment: c => seen.push(":" + c) });
                   for (const chunk of ["retry: 1500\n\nid: 1\nevent: revision\ndata: {\"a\":", "1}\n\n: keep-alive\n\n",
                                        "id: 2\r\nevent: revision\r\ndata: x\r", "\ndata:y\r\rid: 3\u0000\ndata\n\nretry: soon\n",

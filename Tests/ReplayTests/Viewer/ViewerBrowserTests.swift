@@ -4,7 +4,12 @@ import Testing
 
 /// The history viewer in a real browser (headless Chromium): served by `replay serve` and written
 /// by `replay view`, read by its DOM contract and compared with `replay export`'s snapshots.
-@Suite("viewer in a headless browser", .serialized)
+///
+/// Without Chromium the suite is skipped with one line saying how to install it, except under CI
+/// (`CI=true`), where it runs and fails.
+@Suite(
+    "viewer in a headless browser", .serialized,
+    .enabled(if: HeadlessChromium.testsRun, "headless Chromium is not on the PATH: \(HeadlessChromium.installAdvice)"))
 struct ViewerBrowserTests {
     /// A demo history of many sections and every kind of change, with its revision lines.
     struct DemoHistory {

@@ -1,0 +1,148 @@
+// The list at a revision: its sections and items with the highlights of the revision's changes,
+// the deleted rows in their old place, and the operations in words.
+
+export const List = {};
+
+export function element(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+// The sections to show: N's, each row marked with what the changes did to it, and O's deleted
+// sections and items placed before the next O neighbour that survives (else at the end).
+List.model = function (old, snapshot, c) {
+  const sections = snapshot.sections.map(s => ({
+    title: s.title, summary: s.summary, marks: [], deleted: false,
+    items: s.items.map(i => ({ id: i.id, summary: i.summary, marks: [], deleted: false }))
+  }));
+  const mark = (row, what) => { if (row && !row.marks.includes(what)) row.marks.push(what); };
+  for (const s of c.sections.inserted) mark(sections[s.index], "inserted");
+  for (const m of c.sections.moved) mark(sections[m.to], "moved");
+  for (const u of c.sections.updated) mark(sections[u.to], "updated");
+  const at = p => sections[p[0]] && sections[p[0]].items[p[1]];
+  for (const i of c.items.inserted) mark(at(i.at), "inserted");
+  for (const m of c.items.moved) mark(at(m.to), "moved");
+  for (const u of c.items.updated) mark(at(u.to), "updated");
+  for (const s of sections) if (s.marks.includes("inserted")) s.items.forEach(i => mark(i, "inserted"));
+  if (!old) return sections;
+
+  const byTitle = new Map(sections.map(s => [s.title, s]));
+  const deletedPaths = new Set(c.items.deleted.map(p => p[0] + "," + p[1]));
+  old.sections.forEach((oldSection, s) => {
+    const section = byTitle.get(oldSection.title);
+    if (!section || c.sections.deleted.includes(s)) return;
+    const ids = new Map(section.items.map((item, k) => [item.id, k]));
+    const before = new Map();
+    let anchor = null;
+    for (let i = oldSection.items.length - 1; i >= 0; i -= 1) {
+      const item = oldSection.items[i];
+      if (deletedPaths.has(s + "," + i)) {
+        if (!before.has(anchor)) before.set(anchor, []);
+        before.get(anchor).unshift({ id: item.id, summary: item.summary, marks: ["deleted"], deleted: true });
+      } else if (ids.has(item.id)) {
+        anchor = item.id;
+      }
+    }
+    if (before.size === 0) return;
+    const rows = [];
+    for (const item of section.items) rows.push(...(before.get(item.id) || []), item);
+    rows.push(...(before.get(null) || []));
+    section.items = rows;
+  });
+  const placed = new Map();
+  let anchor = null;
+  for (let s = old.sections.length - 1; s >= 0; s -= 1) {
+    const oldSection = old.sections[s];
+    if (c.sections.deleted.includes(s)) {
+      if (!placed.has(anchor)) placed.set(anchor, []);
+      placed.get(anchor).unshift({
+        title: oldSection.title, summary: oldSection.summary, marks: ["deleted"], deleted: true,
+        items: oldSection.items.map(i => ({ id: i.id, summary: i.summary, marks: ["deleted"], deleted: true }))
+      });
+    } else if (byTitle.has(oldSection.title)) {
+      anchor = oldSection.title;
+    }
+  }
+  const result = [];
+  for (const section of sections) result.push(...(placed.get(section.title) || []), section);
+  result.push(...(placed.get(null) || []));
+  return result;
+};
+
+// The DOM of the list: the contract that tests and users' scripts read (data-section-title,
+// data-section-summary, data-item-id, data-summary; data-deleted-section-title and
+// data-deleted-item-id for what the revision deleted).
+List.render = function (container, model) {
+  const fragment = document.createDocumentFragment();
+  for (const section of model) {
+    const node = element("section", ["section"].concat(section.marks).join(" "));
+    if (section.deleted) node.setAttribute("data-deleted-section-title", section.title);
+    else node.setAttribute("data-section-title", section.title);
+    if (section.summary !== undefined) {
+      node.setAttribute(section.deleted ? "data-deleted-section-summary" : "data-section-summary", section.summary);
+    }
+    const header = element("h2", "section-header");
+    header.append(element("span", "title", section.title === "" ? "(untitled)" : section.title));
+    if (section.summary !== undefined) header.append(element("span", "summary", section.summary));
+    const count = section.items.filter(i => !i.deleted).length;
+    header.append(element("span", "count", count + (count === 1 ? " item" : " items")));
+    node.append(header);
+    const list = element("ol", "items");
+    for (const item of section.items) {
+      const row = element("li", ["item"].concat(item.marks).join(" "));
+      if (item.deleted) {
+        row.setAttribute("data-deleted-item-id", item.id);
+        if (item.summary !== undefined) row.setAttribute("data-deleted-summary", item.summary);
+      } else {
+        row.setAttribute("data-item-id", item.id);
+        if (item.summary !== undefined) row.setAttribute("data-summary", item.summary);
+      }
+      row.append(element("code", "id", item.id));
+      if (item.summary !== undefined) row.append(element("span", "summary", item.summary));
+      for (const what of item.marks) row.append(element("span", "badge " + what, what));
+      list.append(row);
+    }
+    node.append(list);
+    fragment.append(node);
+  }
+  container.replaceChildren(fragment);
+};
+
+function quoted(text) { return text === undefined ? "no summary" : "\u201c" + text + "\u201d"; }
+function path(p) { return "[" + p[0] + ", " + p[1] + "]"; }
+
+// The operations of `c` in words, with the titles and ids that O (when known) and N give them.
+List.words = function (old, snapshot, c) {
+  const lines = [];
+  const oldTitle = s => old && old.sections[s] ? quoted(old.sections[s].title) : "at " + s;
+  const newTitle = s => snapshot.sections[s] ? quoted(snapshot.sections[s].title) : "at " + s;
+  const oldItem = p => old && old.sections[p[0]] && old.sections[p[0]].items[p[1]];
+  const newItem = p => snapshot.sections[p[0]] && snapshot.sections[p[0]].items[p[1]];
+  for (const s of c.sections.deleted) lines.push("Deleted section " + oldTitle(s) + " (it was at " + s + ")");
+  for (const s of c.sections.inserted) {
+    lines.push("Inserted section " + quoted(s.title) + " at " + s.index + " with " + (s.items || []).length + " items");
+  }
+  for (const m of c.sections.moved) lines.push("Moved section " + newTitle(m.to) + " from " + m.from + " to " + m.to);
+  for (const u of c.sections.updated) {
+    lines.push("Updated section " + newTitle(u.to) + ": its summary is now " + quoted(u.summary));
+  }
+  for (const p of c.items.deleted) {
+    const item = oldItem(p);
+    lines.push("Deleted item " + (item ? quoted(item.id) + " " : "") + "at " + path(p) + " (in " + oldTitle(p[0]) + ")");
+  }
+  for (const i of c.items.inserted) {
+    lines.push("Inserted item " + quoted(i.id) + " at " + path(i.at) + " (in " + newTitle(i.at[0]) + "), summary " + quoted(i.summary));
+  }
+  for (const m of c.items.moved) {
+    const item = newItem(m.to);
+    lines.push("Moved item " + (item ? quoted(item.id) + " " : "") + "from " + path(m.from) + " (in " + oldTitle(m.from[0])
+      + ") to " + path(m.to) + " (in " + newTitle(m.to[0]) + ")");
+  }
+  for (const u of c.items.updated) {
+    const item = newItem(u.to);
+    lines.push("Updated item " + (item ? quoted(item.id) + " " : "") + "at " + path(u.to) + ": its summary is now " + quoted(u.summary));
+  }
+  return lines;
+};

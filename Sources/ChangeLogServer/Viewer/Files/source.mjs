@@ -1,0 +1,73 @@
+// Where the viewer's revisions come from: the server's routes (`/api/log`, `/api/revisions`,
+// `/api/subscribe`, every request with the token when there is one) or the revision lines embedded
+// in a static page by `replay view`. Both answer the same questions: the range held, the lines of a
+// range (for the timeline's windows), one revision with the one before it, and the text of a range
+// to export.
+
+import { fetchJSON, fetchText, streamLines } from "./http.mjs";
+import { EventStream } from "./sse.mjs";
+
+export const Source = {};
+
+Source.server = {
+  name: "server",
+  live: true,
+  // The log's range: { oldest, latest }, latest 0 for an empty log.
+  async info() {
+    const log = await fetchJSON("api/log");
+    return { oldest: log.oldest || 1, latest: log.latest };
+  },
+  // Calls `each` with the lines of revisions from..to, without their snapshots.
+  range(from, to, each) {
+    return streamLines("api/revisions?from=" + from + "&to=" + to + "&changes-only=1", each);
+  },
+  // The line of `revision` and, when the log still holds it, the line before it.
+  async pair(revision, oldest) {
+    if (revision - 1 >= oldest) {
+      const lines = [];
+      await streamLines("api/revisions?from=" + (revision - 1) + "&to=" + revision, line => lines.push(line));
+      return { previous: lines[0], line: lines[1] };
+    }
+    return { previous: null, line: await fetchJSON("api/revisions/" + revision) };
+  },
+  line(revision) { return fetchJSON("api/revisions/" + revision); },
+  exportText(from, to) { return fetchText("api/revisions?from=" + from + "&to=" + to); },
+  // Live lines from `from` on, without snapshots, through the fetch-based event stream.
+  subscribe(from, handlers) {
+    return EventStream.open("api/subscribe?from=" + from, {
+      event: event => { if (event.type === "revision") handlers.line(JSON.parse(event.data)); },
+      opened: handlers.opened, reconnecting: handlers.reconnecting, failed: handlers.failed
+    });
+  }
+};
+
+// A page written by `replay view`: its revision lines sit in a script element, the first of
+// them possibly the revision before the range (for the rows its first revision deleted).
+Source.embedded = function (node) {
+  const texts = new Map(), lines = new Map();
+  for (const text of node.textContent.split("\n")) {
+    if (text.trim().length === 0) continue;
+    const line = JSON.parse(text);
+    texts.set(line.revision, text);
+    lines.set(line.revision, line);
+  }
+  const from = Number(node.getAttribute("data-from")), to = Number(node.getAttribute("data-to"));
+  return {
+    name: "file",
+    live: false,
+    async info() { return { oldest: from, latest: to }; },
+    async range(first, last, each) {
+      for (let r = Math.max(first, from); r <= Math.min(last, to); r += 1) if (lines.has(r)) each(lines.get(r));
+    },
+    async pair(revision) {
+      if (!lines.has(revision)) throw new Error("revision " + revision + " is not in this file (" + from + " to " + to + ")");
+      return { previous: lines.get(revision - 1) || null, line: lines.get(revision) };
+    },
+    async line(revision) { return (await this.pair(revision)).line; },
+    async exportText(first, last) {
+      const out = [];
+      for (let r = first; r <= last; r += 1) out.push(texts.get(r) + "\n");
+      return out.join("");
+    }
+  };
+};
