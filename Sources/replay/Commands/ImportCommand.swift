@@ -229,11 +229,3 @@ struct ImportCommand: AsyncParsableCommand {
             + "(to finish, \(how))"
     }
 }
-
-/// `text` as one shell word: as it is when it holds only characters no shell reads specially,
-/// else in single quotes.
-func shellQuoted(_ text: String) -> String {
-    let plain =
-        !text.isEmpty && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_./=:,+@%".contains($0)) }
-    return plain ? text : "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
-}
