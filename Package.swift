@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
     ],
     targets: [
         .systemLibrary(
@@ -47,10 +48,11 @@ let package = Package(
         .target(
             name: "ChangeLogServer",
             dependencies: [
-                "ChangeLog", "ListAdapter",
+                "ChangeLog", "ListAdapter", "ListFormat",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ]),
         .executableTarget(
             name: "replay",
