@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChangeLog
+import ChangeLogTools
 import Foundation
 
 /// `replay import FILE|-`: appends one revision per snapshot line.
