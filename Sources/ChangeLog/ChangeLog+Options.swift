@@ -86,7 +86,10 @@ extension ChangeLog {
         /// every B-tree page the log's newest snapshot can reach, reading each with `pread` and
         /// checking its number, kind, bounds, node offsets, key and value sizes, overflow pages,
         /// depth, and that no page is reached twice; a log that fails is refused with
-        /// ``ChangeLogError/Code/cannotOpen`` and a message naming the damage. The meta pages and
+        /// ``ChangeLogError/Code/cannotOpen`` and a message naming the damage. The records of the
+        /// first and the latest revision are then read, so that a log whose sound trees are not
+        /// the ones their names say (the revisions and chunks databases exchanged) is refused
+        /// at once, naming the record, instead of being read as revisions. The meta pages and
         /// the file's length are checked at every open and transaction, with or without it.
         ///
         /// The walk reads the pages in use once: about as long as reading the whole log (the

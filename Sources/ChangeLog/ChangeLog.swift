@@ -171,6 +171,9 @@ public final class ChangeLog: Sendable {
             try Self.walkPages(of: environment, path: path, configuration: configuration)
         }
         store = try LogStore.open(environment: environment, path: path, readOnly: options.readOnly)
+        if options.untrusted {
+            try store.checkRecords()
+        }
         let notifier = CommitNotifier.watching(store, pollInterval: options.subscriptionPollInterval)
         self.notifier = notifier
         writer = LogWriter(store: store, readOnly: options.readOnly, didCommit: { notifier.publish($0) })
