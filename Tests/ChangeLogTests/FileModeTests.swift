@@ -18,6 +18,7 @@ struct FileModeTests {
         arguments: [
             (ChangeLog.Options.privateFileMode, 0o700, 0o600, 0o600), (0o640, 0o750, 0o640, 0o660),
             (0o660, 0o770, 0o660, 0o660), (0o644, 0o755, 0o644, 0o666), (0o620, 0o730, 0o620, 0o620),
+            (0o666, 0o775, 0o666, 0o666),
         ])
     func newLog(fileMode: Int, directoryMode: Int, dataMode: Int, lockMode: Int) async throws {
         try await withTemporaryDirectory { directory in
