@@ -42,9 +42,12 @@ struct LogOptions: ParsableArguments {
 
     /// Opens the log, creating it when it does not exist: private to the user (0600 files in a
     /// 0700 directory) unless `fileMode` gives others access. A new log is not created in a
-    /// directory that holds other files (``NewLogPlace``).
+    /// directory that holds other files (``NewLogPlace``). A bus error while the log is written
+    /// (its data file cut short meanwhile) ends the tool with status 2 and a message, and what
+    /// was being appended is not committed (``DataFileFault``).
     func openOrCreate(fileMode: Int = ChangeLog.Options.privateFileMode) throws -> ChangeLog {
         try NewLogPlace.check(path)
+        DataFileFault.exitOnFault(writingLogAt: path)
         return try ChangeLog(path: path, options: .init(createIfMissing: true, fileMode: fileMode))
     }
 }
