@@ -12,10 +12,13 @@ extension ChangeLog.Options {
 
     /// The permission bits of a log directory for files of `fileMode`: the same, with the
     /// search bit added for each of owner, group and others that may read or write (`0o700` for
-    /// `0o600`, `0o750` for `0o640`, `0o770` for `0o660`).
+    /// `0o600`, `0o750` for `0o640`, `0o770` for `0o660`), but never write for others
+    /// (`0o775` for `0o666`): a directory anyone may write is one where anyone may replace the
+    /// log's files, or put links in their place. Others given write on the files write the log
+    /// through them.
     public static func directoryMode(forFileMode fileMode: Int) -> Int {
         let mode = fileMode & 0o666
-        return mode | (mode & 0o444) >> 2 | (mode & 0o222) >> 1
+        return (mode | (mode & 0o444) >> 2 | (mode & 0o222) >> 1) & ~0o002
     }
 
     /// `mode` in octal with a leading zero, as messages show it: `0640`.

@@ -56,9 +56,12 @@ extension ChangeLog {
         /// ``ChangeLogError/Code/readOnly``; reading and subscriptions work, and see what other
         /// processes append. The log must exist (``createIfMissing`` is ignored). LMDB records
         /// its readers in `lock.mdb`; when this process cannot write that file (another user's
-        /// log, immutable files, a read-only file system), the log is read without it, and
+        /// log, immutable files, a read-only file system), or the file is missing or not a plain
+        /// file of the log's own (a symbolic link, a file with holes: LMDB would write through
+        /// it, or create, grow or allocate it), the log is read without it, and
         /// ``ChangeLog/readingWithoutLock`` says so and why: writers running at the same time
-        /// do not see such a reader.
+        /// do not see such a reader. A read-only open creates no file, and a `data.mdb` that is a
+        /// symbolic link is refused.
         public var readOnly: Bool
         /// The permission bits of the files of a log this open creates, as an octal number: by
         /// default `0o600`, private to the user who creates the log. Group or world access is
@@ -83,7 +86,10 @@ extension ChangeLog {
         /// every B-tree page the log's newest snapshot can reach, reading each with `pread` and
         /// checking its number, kind, bounds, node offsets, key and value sizes, overflow pages,
         /// depth, and that no page is reached twice; a log that fails is refused with
-        /// ``ChangeLogError/Code/cannotOpen`` and a message naming the damage. The meta pages and
+        /// ``ChangeLogError/Code/cannotOpen`` and a message naming the damage. The records of the
+        /// first and the latest revision are then read, so that a log whose sound trees are not
+        /// the ones their names say (the revisions and chunks databases exchanged) is refused
+        /// at once, naming the record, instead of being read as revisions. The meta pages and
         /// the file's length are checked at every open and transaction, with or without it.
         ///
         /// The walk reads the pages in use once: about as long as reading the whole log (the

@@ -67,7 +67,8 @@ public final class ChangeLog: Sendable {
     ///   and ``Options/createIfMissing`` is false or ``Options/readOnly`` true),
     ///   ``ChangeLogError/Code/cannotOpen`` (not a directory, no permission, not a log, no space
     ///   left for the log's files, a `data.mdb` or `lock.mdb` that is not a regular file, such as
-    ///   a FIFO, a device or a socket, which is refused before anything opens it; or the log was
+    ///   a FIFO, a device or a socket, which is refused before anything opens it, a `data.mdb` that
+    ///   is a symbolic link, or when writing a `lock.mdb` that is one; or the log was
     ///   deleted or replaced while another instance in this process still has it open),
     ///   ``ChangeLogError/Code/incompatibleOptions`` (open in this process with another
     ///   durability, or for reading only where this open writes, or the other way round),
@@ -131,6 +132,12 @@ public final class ChangeLog: Sendable {
                 code: .cannotOpen, message: "\(path) is \(what); a log is a directory: pass the directory's path",
                 path: path)
         case .directory:
+            // A link to a special file is refused as that file, when the environment opens.
+            if SpecialFile.kind(ofFileAt: path + "/data.mdb") == nil,
+                let link = LinkedFile.first(inDirectory: path, names: ["data.mdb"])
+            {
+                throw Self.refusal(of: link, path: path)
+            }
             guard !creates else { break }
             // An existing directory that holds no log: opening must not turn it into one.
             let dataFile = PathStatus(of: URL(fileURLWithPath: path).appendingPathComponent("data.mdb").path)
@@ -164,6 +171,9 @@ public final class ChangeLog: Sendable {
             try Self.walkPages(of: environment, path: path, configuration: configuration)
         }
         store = try LogStore.open(environment: environment, path: path, readOnly: options.readOnly)
+        if options.untrusted {
+            try store.checkRecords()
+        }
         let notifier = CommitNotifier.watching(store, pollInterval: options.subscriptionPollInterval)
         self.notifier = notifier
         writer = LogWriter(store: store, readOnly: options.readOnly, didCommit: { notifier.publish($0) })
@@ -223,6 +233,9 @@ public final class ChangeLog: Sendable {
                     + "as a log's files are; remove it, or pass the directory of a log",
                 path: path)
         }
+        if error.code == ELOOP, let link = LinkedFile.first(inDirectory: path) {
+            return refusal(of: link, path: path, cause: error)
+        }
         let code: ChangeLogError.Code
         let message: String
         switch error.code {
@@ -270,6 +283,19 @@ public final class ChangeLog: Sendable {
             message = "cannot open the log at \(path): check that it is a log directory you may read and write"
         }
         return ChangeLogError(code: code, message: message, path: path, cause: error)
+    }
+
+    /// The refusal of the log at `path` whose file `link` is a symbolic link (``LinkedFile``).
+    private static func refusal(of link: LinkedFile, path: String, cause: LMDBError? = nil) -> ChangeLogError {
+        let advice =
+            link.name == "lock.mdb"
+            ? "remove the link (a new lock file is made in its place)"
+            : "put the file itself in the log's directory, or pass the directory of a log"
+        return ChangeLogError(
+            code: .cannotOpen,
+            message: "cannot open the log at \(path): its \(link.name) is a symbolic link to \(link.target), and a "
+                + "log's files are never followed through links; \(advice)",
+            path: path, cause: cause)
     }
 
     /// Whether the log directory `path` holds a `lock.mdb` that this process may not write

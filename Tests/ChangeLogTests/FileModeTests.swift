@@ -18,6 +18,7 @@ struct FileModeTests {
         arguments: [
             (ChangeLog.Options.privateFileMode, 0o700, 0o600, 0o600), (0o640, 0o750, 0o640, 0o660),
             (0o660, 0o770, 0o660, 0o660), (0o644, 0o755, 0o644, 0o666), (0o620, 0o730, 0o620, 0o620),
+            (0o666, 0o775, 0o666, 0o666),
         ])
     func newLog(fileMode: Int, directoryMode: Int, dataMode: Int, lockMode: Int) async throws {
         try await withTemporaryDirectory { directory in
@@ -64,7 +65,9 @@ struct FileModeTests {
         }
     }
 
-    @Test("a lock file made again beside an existing data file follows the data file's bits")
+    @Test(
+        "a lock file made again by a writer beside an existing data file follows the data file's bits; a reader makes none"
+    )
     func lockFileFollowsDataFile() async throws {
         try await withTemporaryDirectory { directory in
             let path = directory + "/app.lmdb"
@@ -73,7 +76,12 @@ struct FileModeTests {
                 _ = try await log.append(try makeSnapshot(sections: 1, itemsPerSection: 2))
             }
             try FileManager.default.removeItem(atPath: path + "/lock.mdb")
-            let log = try ChangeLog(path: path, options: .init(readOnly: true))
+            do {
+                let log = try ChangeLog(path: path, options: .init(readOnly: true))
+                #expect(try log.latestRevision == 1)
+            }
+            #expect(!FileManager.default.fileExists(atPath: path + "/lock.mdb"))
+            let log = try ChangeLog(path: path)
             #expect(try log.latestRevision == 1)
             #expect(try Self.mode(of: path + "/lock.mdb") == 0o660)
         }

@@ -70,9 +70,10 @@ struct FullFileSystemTests {
     }
 
     /// A lock file that was deleted, or that a crash left as a hole of the right size (what
-    /// LMDB's `ftruncate` makes before the fault), has no blocks: opening the log must
-    /// allocate them, for reading too, since readers record themselves in it.
-    @Test("an existing log whose lock.mdb is missing or a hole fails to open on a full file system, then opens")
+    /// LMDB's `ftruncate` makes before the fault), has no blocks: opening the log to write must
+    /// allocate them. A reader leaves such a lock file alone and reads without it, so it
+    /// opens on a full file system too, and creates nothing.
+    @Test("a log whose lock.mdb is missing or a hole opens to write only with space; a reader reads it without one")
     func lockFileWithoutBlocks() async throws {
         try await withSmallFileSystem(filled: false) { fileSystem in
             let path = fileSystem.path + "/app.lmdb"
@@ -81,16 +82,23 @@ struct FullFileSystemTests {
             let size = try #require(try FileManager.default.attributesOfItem(atPath: lockFile)[.size] as? Int)
             try FileManager.default.removeItem(atPath: lockFile)
             try fileSystem.fill()
-            for readOnly in [false, true] {
-                let error = #expect(throws: ChangeLogError.self) {
-                    _ = try ChangeLog(path: path, options: .init(readOnly: readOnly))
-                }
-                #expect(error?.code == .cannotOpen, "\(String(describing: error))")
-                #expect(error?.message.contains("the file system is full") == true, "\(String(describing: error))")
+            do {
+                let reader = try ChangeLog(path: path, options: .init(readOnly: true))
+                #expect(reader.readingWithoutLock?.reason == .lockFileMissing)
+                #expect(try reader.snapshot(at: 1) == snapshot)
             }
+            #expect(!FileManager.default.fileExists(atPath: lockFile))
+            let error = #expect(throws: ChangeLogError.self) { _ = try ChangeLog(path: path) }
+            #expect(error?.code == .cannotOpen, "\(String(describing: error))")
+            #expect(error?.message.contains("the file system is full") == true, "\(String(describing: error))")
             #expect(truncate(lockFile, off_t(size)) == 0)
             let hole = #expect(throws: ChangeLogError.self) { _ = try ChangeLog(path: path) }
             #expect(hole?.message.contains("the file system is full") == true, "\(String(describing: hole))")
+            do {
+                let reader = try ChangeLog(path: path, options: .init(readOnly: true))
+                #expect(reader.readingWithoutLock?.reason == .lockFileDistrusted)
+                #expect(try reader.snapshot(at: 1) == snapshot)
+            }
             try FileManager.default.removeItem(atPath: fileSystem.path + "/fill")
             let log = try ChangeLog(path: path, options: .init(readOnly: true))
             #expect(try log.snapshot(at: 1) == snapshot)

@@ -90,13 +90,17 @@ struct DamageSuiteTests {
     static let answersChecked = [["export"], ["show", "1"]]
 
     /// Runs the tool with `arguments` and classifies how it ended; an answer must be `expected`
-    /// when given (for `export`, its first lines will do).
-    static func run(_ arguments: [String], expected: String? = nil) throws -> Outcome {
+    /// when given (for `export`, its first lines will do). A first line of standard error that
+    /// starts with `warning`, when given, is expected and set aside.
+    static func run(_ arguments: [String], expected: String? = nil, warning: String? = nil) throws -> Outcome {
         let running = try ToolRunner.start(arguments)
         try running.stdin.fileHandleForWriting.close()
         let errors = ReadAll(running.stderr.fileHandleForReading)
         let output = running.stdout.fileHandleForReading.readToEndRetryingInterruptions()
-        let stderr = String(decoding: errors.wait(), as: UTF8.self)
+        var stderr = String(decoding: errors.wait(), as: UTF8.self)
+        if let warning, stderr.hasPrefix(warning), let end = stderr.firstIndex(of: "\n") {
+            stderr.removeSubrange(...end)
+        }
         running.process.waitUntilExit()
         let status = running.process.terminationStatus
         if running.process.terminationReason == .uncaughtSignal { return .crashed(status) }

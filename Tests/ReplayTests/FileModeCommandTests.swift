@@ -21,7 +21,7 @@ struct FileModeCommandTests {
         "a new log gets exactly the bits asked for, whatever the umask",
         arguments: [
             ([String](), "000", 0o700, 0o600, 0o600), (["--mode", "0640"], "077", 0o750, 0o640, 0o660),
-            (["--mode", "664"], "022", 0o775, 0o664, 0o666),
+            (["--mode", "664"], "022", 0o775, 0o664, 0o666), (["--mode", "0666"], "000", 0o775, 0o666, 0o666),
         ])
     func modes(arguments: [String], umask: String, directoryMode: Int, dataMode: Int, lockMode: Int) throws {
         let directory = try TemporaryDirectory()

@@ -2,9 +2,9 @@ import ChangeLogTestSupport
 import Foundation
 import Testing
 
-/// `replay` on a full file system: creating a log there, or opening one whose `lock.mdb` is
-/// missing, exits 2 with one line that says the file system is full, never with `SIGBUS` inside
-/// LMDB (exit 135).
+/// `replay` on a full file system: creating a log there exits 2 with one line that says the file
+/// system is full, never with `SIGBUS` inside LMDB (exit 135); reading one whose `lock.mdb` is
+/// missing needs no space, since a reader creates no lock file.
 ///
 /// Each test mounts a small `tmpfs` (``SmallFileSystem``), which takes root on Linux; CI runs
 /// the tests as root. Elsewhere the suite is skipped, and shows as skipped.
@@ -29,7 +29,7 @@ struct FullFileSystemCommandTests {
         }
     }
 
-    @Test("reading a log whose lock.mdb was deleted, on a full file system, exits 2 with one line; then it reads")
+    @Test("reading a log whose lock.mdb was deleted, on a full file system, reads it without one and creates none")
     func missingLockFile() throws {
         try withSmallFileSystem(filled: false) { fileSystem in
             let log = fileSystem.path + "/app.lmdb"
@@ -37,13 +37,10 @@ struct FullFileSystemCommandTests {
             try FileManager.default.removeItem(atPath: log + "/lock.mdb")
             try fileSystem.fill()
             let result = try ToolRunner.run(["log", "--log", log])
-            #expect(result.status == 2, "\(result)")
-            #expect(result.stderr.hasPrefix("replay: cannot open the log at \(log): the file system is full"))
-            #expect(result.stderr.filter { $0 == "\n" }.count == 1, "\(result)")
-            try FileManager.default.removeItem(atPath: fileSystem.path + "/fill")
-            let again = try ToolRunner.run(["log", "--log", log])
-            #expect(again.status == 0, "\(again)")
-            #expect(again.stdout.hasPrefix("1  "), "\(again)")
+            #expect(result.status == 0, "\(result)")
+            #expect(result.stdout.hasPrefix("1  "), "\(result)")
+            #expect(result.stderr.isEmpty, "\(result)")
+            #expect(!FileManager.default.fileExists(atPath: log + "/lock.mdb"))
         }
     }
 }

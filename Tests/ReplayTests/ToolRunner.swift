@@ -149,14 +149,14 @@ final class ReadAll: @unchecked Sendable {
     }
 }
 
-/// Writes bytes to a pipe on a background thread, then closes it. A child that exits, or closes
-/// its standard input, before reading everything is not a failure: the rest of the input is
-/// dropped, as a shell pipeline drops it.
+/// Writes bytes to a pipe on a background thread, then closes it (unless `closing` is false). A
+/// child that exits, or closes its standard input, before reading everything is not a failure:
+/// the rest of the input is dropped, as a shell pipeline drops it.
 final class WriteAll: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     private var failure: (any Error)?
 
-    init(_ bytes: [UInt8], to handle: FileHandle) {
+    init(_ bytes: [UInt8], to handle: FileHandle, closing: Bool = true) {
         Thread.detachNewThread { [self] in
             // A write to a pipe without a reader raises SIGPIPE in the writing thread, whose
             // default action ends the whole test process. Blocked in this thread only (children
@@ -173,7 +173,9 @@ final class WriteAll: @unchecked Sendable {
             } catch {
                 failure = error
             }
-            do { try handle.close() } catch { failure = failure ?? error }
+            if closing {
+                do { try handle.close() } catch { failure = failure ?? error }
+            }
             done.signal()
         }
     }

@@ -49,8 +49,10 @@ extension LMDBEnvironment {
     ///
     /// - Throws: ``LMDBError`` with an `errno` code when the directory is missing or unreadable
     ///   (`ENOSPC` or `EDQUOT` when there is no space for the lock file, `ENODEV` when `data.mdb`
-    ///   or `lock.mdb` is not a regular file: ``SpecialFile``), or LMDB's code when the files are
-    ///   not an LMDB environment.
+    ///   or `lock.mdb` is not a regular file: ``SpecialFile``; `ELOOP` when `data.mdb`, or for a
+    ///   writer `lock.mdb`, is a symbolic link: ``LinkedFile``), or LMDB's code when the files are
+    ///   not an LMDB environment. An environment opened for reading only is read without a lock
+    ///   file that is missing or not a plain file of its own (``LockFileDistrust``).
     @available(*, noasync, message: "opening blocks on file locks; call it from a synchronous context")
     package static func open(directory: String, configuration: Configuration = Configuration()) throws(LMDBError)
         -> LMDBEnvironment
@@ -96,26 +98,39 @@ extension LMDBEnvironment {
         // for explicitly, the environment says so (``isOpenWithoutLockFile``).
         var information = statvfs()
         let readOnlyStorage = readOnly && statvfs(path, &information) == 0 && information.f_flag & UInt(ST_RDONLY) != 0
+        // A reader lets LMDB open only a lock file that is a plain file of its own, with no more
+        // reader slots than it holds; any other, or none, it leaves alone (``LockFileDistrust``).
+        var readers = configuration.maxReaders
+        var distrust: LockFileDistrust?
+        if readOnly, !readOnlyStorage {
+            switch LockFileDistrust.examine(directory: path, maxReaders: configuration.maxReaders) {
+            case .usable(let slots): readers = slots
+            case .distrusted(let why): distrust = why
+            }
+        }
+        let lockless = readOnlyStorage || distrust != nil
         do {
             return try create(
-                path: path, configuration: configuration,
-                openFlags: configuration.flags | (readOnlyStorage ? UInt32(MDB_NOLOCK) : 0))
-        } catch let first where [EPERM, EACCES].contains(first.code) && readOnly && !readOnlyStorage {
+                path: path, configuration: configuration, readers: readers, lockFileDistrust: distrust,
+                openFlags: configuration.flags | (lockless ? UInt32(MDB_NOLOCK) : 0))
+        } catch let first where [EPERM, EACCES].contains(first.code) && readOnly && !lockless {
             // The lock file is immutable (`chattr +i`, as archived logs may be) or this user may
             // not write it (another user's log): LMDB cannot record this reader in it, so the
             // log is read without it, and says so (``isOpenWithoutLockFile``). When the failure
             // was something else, the retry fails too, and the first error is thrown.
             do {
                 return try create(
-                    path: path, configuration: configuration, openFlags: configuration.flags | UInt32(MDB_NOLOCK))
+                    path: path, configuration: configuration, readers: readers, lockFileDistrust: nil,
+                    openFlags: configuration.flags | UInt32(MDB_NOLOCK))
             } catch {
                 throw first
             }
         }
     }
 
-    /// Creates, configures and opens an environment with `openFlags` (besides `MDB_NOTLS`),
-    /// recording `configuration` as the one asked for.
+    /// Creates, configures and opens an environment with `openFlags` (besides `MDB_NOTLS`) and
+    /// room for `readers` readers, recording `configuration` as the one asked for, and
+    /// `lockFileDistrust` as why it is opened without its lock file, if it is.
     ///
     /// Unless the environment is opened without its lock file (`MDB_NOLOCK`), the lock file's
     /// blocks are allocated first (``LockFileSpace``): on a full file system, LMDB's writes
@@ -123,11 +138,18 @@ extension LMDBEnvironment {
     /// A data file that this open was to create and that LMDB left incomplete is emptied again
     /// (`IncompleteDataFile.discard(at:)`). The files this open creates get the permission bits
     /// of ``Configuration/fileMode`` exactly (``FileModes``).
-    private static func create(path: String, configuration: Configuration, openFlags: UInt32) throws(LMDBError)
-        -> LMDBEnvironment
-    {
+    private static func create(
+        path: String, configuration: Configuration, readers: UInt32, lockFileDistrust: LockFileDistrust?,
+        openFlags: UInt32
+    ) throws(LMDBError) -> LMDBEnvironment {
         // A FIFO in place of a file would make LMDB's open wait forever (``SpecialFile``).
         guard SpecialFile.first(inDirectory: path) == nil else { throw LMDBError(code: ENODEV) }
+        // A log's files are never followed through links (``LinkedFile``); a reader reads past a
+        // linked lock file without it (``LockFileDistrust``).
+        let readOnly = openFlags & UInt32(MDB_RDONLY) != 0
+        if LinkedFile.first(inDirectory: path, names: readOnly ? ["data.mdb"] : SpecialFile.environmentFiles) != nil {
+            throw LMDBError(code: ELOOP)
+        }
         // A meta page naming impossible pages would make LMDB abort, or map past the file (``MetaPage``).
         try MetaPage.check(dataFileAt: path + "/data.mdb")
         let dataPath = path + "/data.mdb"
@@ -142,7 +164,7 @@ extension LMDBEnvironment {
         guard let handle = created else { throw LMDBError(code: ENOMEM) }
         do throws(LMDBError) {
             try LMDBError.check(mdb_env_set_maxdbs(handle, configuration.maxDatabases))
-            try LMDBError.check(mdb_env_set_maxreaders(handle, configuration.maxReaders))
+            try LMDBError.check(mdb_env_set_maxreaders(handle, readers))
             try LMDBError.check(mdb_env_set_mapsize(handle, configuration.mapSize))
             try LMDBError.check(mdb_env_open(handle, path, UInt32(MDB_NOTLS) | openFlags, modes.dataFile))
             modes.applyToCreatedFiles()
@@ -154,7 +176,7 @@ extension LMDBEnvironment {
             try checkDataFileLength(of: handle, pageSize: Int(stat.ms_psize))
             return LMDBEnvironment(
                 path: path, configuration: configuration, handle: handle, staleReadersCleared: Int(dead),
-                dataFile: dataFile, pageSize: Int(stat.ms_psize))
+                dataFile: dataFile, pageSize: Int(stat.ms_psize), lockFileDistrust: lockFileDistrust)
         } catch {
             mdb_env_close(handle)
             if createsDataFile, openFlags & UInt32(MDB_RDONLY) == 0 {

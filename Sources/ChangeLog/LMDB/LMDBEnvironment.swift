@@ -123,8 +123,9 @@ package final class LMDBEnvironment: Sendable {
     /// Wraps an opened handle; ``open(directory:configuration:)`` is the way to an environment.
     init(
         path: String, configuration: Configuration, handle: OpaquePointer, staleReadersCleared: Int,
-        dataFile: FileIdentity, pageSize: Int
+        dataFile: FileIdentity, pageSize: Int, lockFileDistrust: LockFileDistrust? = nil
     ) {
+        self.lockFileDistrust = lockFileDistrust
         self.pageSize = pageSize
         self.path = path
         self.configuration = configuration
@@ -141,8 +142,13 @@ package final class LMDBEnvironment: Sendable {
         FileIdentity(path: directory + "/data.mdb") == dataFile
     }
 
+    /// Why a read-only open left `lock.mdb` alone and read without it, when it did because of
+    /// the file itself: missing, a link, sparse (``LockFileDistrust``); `nil` otherwise.
+    package let lockFileDistrust: LockFileDistrust?
+
     /// Whether the environment was opened without its lock file (`MDB_NOLOCK`): read-only, when
-    /// this process cannot write `lock.mdb` (another user's, immutable) or the file system is
+    /// the lock file is missing or not a plain file of its own (``lockFileDistrust``), this
+    /// process cannot write `lock.mdb` (another user's, immutable) or the file system is
     /// read-only. Its read transactions are then in no reader table: a writer in another
     /// process does not know of them, and may reuse the pages they read.
     package var isOpenWithoutLockFile: Bool {

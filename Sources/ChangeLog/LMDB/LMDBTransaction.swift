@@ -115,12 +115,35 @@ package struct LMDBTransaction: ~Copyable {
     /// Commits the transaction: with the environment's default flags its writes are on disk
     /// when this returns. The transaction is over whether or not this throws.
     ///
-    /// - Throws: ``LMDBError``; ``LMDBError/mapFull`` when the map filled up while committing.
+    /// A write transaction is aborted instead when the data file was cut shorter than the pages
+    /// in use since it began (a `truncate` behind the writer's back): committing would write its
+    /// pages past a hole where committed pages were, and a meta page naming them, a log damaged
+    /// with nothing said. A cut after this check, during LMDB's own writes, is not caught.
+    ///
+    /// - Throws: ``LMDBError``; ``LMDBError/mapFull`` when the map filled up while committing;
+    ///   `MDB_CORRUPTED` when the data file was cut short.
     @available(*, noasync, message: "a transaction must not span an await; use it from synchronous code")
     package consuming func commit() throws(LMDBError) {
         let handle = self.handle
         let environment = self.environment
+        let isReadOnly = self.isReadOnly
         discard self
+        if !isReadOnly {
+            let unretained = environment.takeUnretainedValue()
+            let length = LMDBEnvironment.dataFileLength(of: unretained.handle)
+            do throws(LMDBError) {
+                // The meta pages are read through the map: a file shorter than them would fault.
+                guard LMDBEnvironment.holdsMetaPages(length: length, pageSize: unretained.pageSize) else {
+                    throw LMDBError(code: MDB_CORRUPTED)
+                }
+                try LMDBEnvironment.checkDataFileLength(
+                    of: unretained.handle, pageSize: unretained.pageSize, lengthBefore: length)
+            } catch {
+                mdb_txn_abort(handle)
+                environment.takeRetainedValue().gate.leave()
+                throw error
+            }
+        }
         let result = mdb_txn_commit(handle)
         environment.takeRetainedValue().gate.leave()
         try LMDBError.check(result)

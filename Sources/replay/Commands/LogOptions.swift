@@ -25,14 +25,16 @@ struct LogOptions: ParsableArguments {
     /// waited for. The log may come from anywhere (a crash report's): its pages are walked before
     /// LMDB reads them (`ChangeLog.Options.untrusted`), and a damaged one is refused with a message
     /// that names the damage. A missing one is an error naming the path. A log read without its lock file
-    /// (another user's, on read-only storage) is read all the same, with a warning on standard
-    /// error that writers running at the same time are not seen. A bus error while the log is
+    /// (another user's, on read-only storage, or one whose lock.mdb is a link or sparse, which
+    /// reading leaves alone) is read all the same, with a warning on standard error that writers
+    /// running at the same time are not seen; a log that has no lock.mdb (a copy of its data
+    /// file) is read without one silently, and none is created. A bus error while the log is
     /// read (its data file cut short meanwhile) ends the tool with status 2 and a message
     /// (``DataFileFault``).
     func openExisting() throws -> ChangeLog {
         DataFileFault.exitOnFault(readingLogAt: path)
         let log = try ChangeLog(path: path, options: .init(createIfMissing: false, readOnly: true, untrusted: true))
-        if let withoutLock = log.readingWithoutLock {
+        if let withoutLock = log.readingWithoutLock, withoutLock.reason != .lockFileMissing {
             printError("warning: \(withoutLock)")
         }
         return log
@@ -40,9 +42,12 @@ struct LogOptions: ParsableArguments {
 
     /// Opens the log, creating it when it does not exist: private to the user (0600 files in a
     /// 0700 directory) unless `fileMode` gives others access. A new log is not created in a
-    /// directory that holds other files (``NewLogPlace``).
+    /// directory that holds other files (``NewLogPlace``). A bus error while the log is written
+    /// (its data file cut short meanwhile) ends the tool with status 2 and a message, and what
+    /// was being appended is not committed (``DataFileFault``).
     func openOrCreate(fileMode: Int = ChangeLog.Options.privateFileMode) throws -> ChangeLog {
         try NewLogPlace.check(path)
+        DataFileFault.exitOnFault(writingLogAt: path)
         return try ChangeLog(path: path, options: .init(createIfMissing: true, fileMode: fileMode))
     }
 }

@@ -65,7 +65,11 @@ enum DataFileReserve {
         // `usedBytes` comes from the meta page: a damaged one may name a size near `Int.max`,
         // which the sums below must not trap on.
         let (beyond, overflow) = usedBytes.addingReportingOverflow(ahead + pageSize - 1)
-        guard !overflow, usedBytes >= 0, size != unlessSize, size < usedBytes + ahead / 2 else { return .unchanged }
+        // A file shorter than its pages in use was cut behind the writer's back: zeros written
+        // over the cut would hide it from the commit's length check (`LMDBTransaction.commit()`).
+        guard !overflow, usedBytes >= 0, size >= usedBytes, size != unlessSize, size < usedBytes + ahead / 2 else {
+            return .unchanged
+        }
         let end = min(mapSize, fileSizeLimit(), beyond / pageSize * pageSize)
         guard end > size else { return .unchanged }
         var offset = size

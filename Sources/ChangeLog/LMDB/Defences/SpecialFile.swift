@@ -42,7 +42,7 @@ package struct SpecialFile: Hashable, Sendable {
     package var kind: Kind
 
     /// The files of an environment, in the order they are examined.
-    static let environmentFiles = ["data.mdb", "lock.mdb"]
+    package static let environmentFiles = ["data.mdb", "lock.mdb"]
 
     /// The first of `data.mdb` and `lock.mdb` in `directory` that exists and is not a regular
     /// file, or `nil` when there is none. A file that is missing (LMDB creates it) or cannot be
