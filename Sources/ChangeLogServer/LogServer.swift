@@ -25,7 +25,7 @@ public struct LogServer: Sendable {
     }
 
     /// The router with every route and the server's middleware: the security headers on every
-    /// response (``SecurityHeaders``), `HEAD` answered as `GET` without the body, JSON errors,
+    /// response (see <doc:HTTP>), `HEAD` answered as `GET` without the body, JSON errors,
     /// the `Host` check (421 for a name that is not this server's, when
     /// ``ServerConfiguration/allowedHosts`` says it applies), request limits, the bearer token
     /// when ``ServerConfiguration/token`` is set (every route needs it but the viewer's page at
