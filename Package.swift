@@ -24,6 +24,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.34.1"),
     ],
     targets: [
         .systemLibrary(
@@ -57,9 +58,11 @@ let package = Package(
             dependencies: [
                 "ChangeLog", "ListAdapter", "ListFormat",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             ],
             // The viewer's page, style sheet and scripts, built into the binary: `replay` stays one file.
             resources: [.embedInCode("Viewer/Files")]),

@@ -24,10 +24,16 @@ public struct LogServer: Sendable {
         self.configuration = configuration
     }
 
-    /// The router with every route and the server's middleware: JSON errors, request limits, the
-    /// bearer token when ``ServerConfiguration/token`` is set (every route needs it but the
-    /// viewer's page at `/` and its style sheet and scripts under `/viewer/`, which hold no log
-    /// data; the page asks for the token itself), then 405 for any method but `GET`.
+    /// The router with every route and the server's middleware: the security headers on every
+    /// response (see <doc:HTTP>), `HEAD` answered as `GET` without the body, JSON errors,
+    /// the `Host` check (421 for a name that is not this server's, when
+    /// ``ServerConfiguration/allowedHosts`` says it applies), request limits, the bearer token
+    /// when ``ServerConfiguration/token`` is set (every route needs it but the viewer's page at
+    /// `/` and its style sheet and scripts under `/viewer/`, which hold no log data; the page asks
+    /// for the token itself), then 405 for any method but `GET` and `HEAD`.
+    ///
+    /// A route may set its own `Content-Security-Policy`; every other response gets
+    /// `default-src 'none'; frame-ancestors 'none'`.
     ///
     /// The router's event streams share one reading of the log's live revisions, which runs only
     /// while at least one stream is live.
@@ -37,8 +43,13 @@ public struct LogServer: Sendable {
 
     /// The router, its event streams following `feed`.
     func router(feed: LiveFeed) -> Router<BasicRequestContext> {
-        let router = Router()
+        let router = Router(options: .autoGenerateHeadEndpoints)
+        router.add(middleware: SecurityHeadersMiddleware())
+        router.add(middleware: HeadWithoutBodyMiddleware())
         router.add(middleware: JSONErrorMiddleware())
+        if configuration.checksHost {
+            router.add(middleware: HostCheckMiddleware(allowed: configuration.allowedHosts))
+        }
         router.add(middleware: RequestLimitsMiddleware(maxTargetLength: configuration.maxRequestTargetLength))
         if let token = configuration.token, !token.isEmpty {
             router.add(middleware: BearerTokenMiddleware(token: token, openPaths: ViewerFiles.openPaths))
@@ -51,7 +62,11 @@ public struct LogServer: Sendable {
         return router
     }
 
-    /// The application: the router on an HTTP/1.1 server bound to the configured host and port.
+    /// The application: the router on an HTTP/1.1 server bound to the configured host and port,
+    /// whose connections are bounded in number (``ServerConfiguration/maxConnections``) and in
+    /// the time they may keep the server waiting (``ServerConfiguration/idleTimeout``,
+    /// ``ServerConfiguration/requestHeadTimeout``, ``ServerConfiguration/requestBodyTimeout``,
+    /// ``ServerConfiguration/stalledClientTimeout``).
     ///
     /// - Parameter onListening: called once the server listens, with its URL (the actual port
     ///   when the configuration asked for port 0).
@@ -72,16 +87,24 @@ public struct LogServer: Sendable {
         logger.logLevel = .warning
         let host = configuration.host
         let stallTimeout = configuration.stalledClientTimeout
+        let registry = ConnectionRegistry(limit: configuration.maxConnections, logger: logger)
+        let timeouts = RequestDeadlineHandler.Timeouts(
+            idle: .init(configuration.idleTimeout), head: .init(configuration.requestHeadTimeout),
+            body: .init(configuration.requestBodyTimeout))
         return Application(
             router: router(feed: feed),
             server: .http1(
                 configuration: .init(
-                    additionalChannelHandlers: [StalledConnectionHandler(timeout: stallTimeout)],
+                    additionalChannelHandlers: [
+                        SecurityHeadersHandler(), RequestDeadlineHandler(timeouts: timeouts, registry: registry),
+                        StalledConnectionHandler(timeout: stallTimeout),
+                    ],
                     httpDecoderConfiguration: .init(
                         maxHeaderFieldSize: configuration.maxRequestHeaderBytes,
                         maxHeaderListSize: configuration.maxRequestHeaderBytes, maxHeaderFieldCount: 100))),
             configuration: ApplicationConfiguration(
-                address: .hostname(host, port: configuration.port), serverName: nil, backlog: 1024),
+                address: .hostname(host, port: configuration.port), serverName: nil, backlog: 1024,
+                availableConnectionsDelegate: registry.delegate),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
                 let shownHost = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host

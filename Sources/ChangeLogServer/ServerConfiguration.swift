@@ -39,13 +39,43 @@ public struct ServerConfiguration: Sendable {
     public var maxRequestHeaderBytes: Int
     /// The most revisions read from the log in one read transaction while streaming.
     public var batchSize: Int
+    /// How long a connection may stay open without sending a byte of a request (30 seconds by
+    /// default; `replay serve --idle-timeout`): counted from when it is accepted, and again from
+    /// the end of each response. An idle connection is then closed.
+    public var idleTimeout: Duration
+    /// How long a client may take to send a request's head (request line and headers) from its
+    /// first byte (10 seconds by default). Bytes that trickle in do not extend it: a client that
+    /// has not finished its head by then has its connection closed.
+    public var requestHeadTimeout: Duration
+    /// How long a client may take to send the rest of a request once its head arrived (10 seconds
+    /// by default). The routes take no body and refuse one (413); a client that keeps sending one
+    /// has its connection closed.
+    public var requestBodyTimeout: Duration
+    /// The most connections open at once (`replay serve --max-connections`); by default
+    /// ``defaultMaxConnections``, below the process's limit of open files. At the limit the
+    /// server closes its longest idle connection (one that has no request in progress) to make
+    /// room for each new one, or, when every connection has a request in progress, accepts no
+    /// more until one closes; the first time it is reached it logs one line saying so.
+    public var maxConnections: Int
+    /// More names that the `Host` header may carry, besides the loopback names and addresses that
+    /// are always accepted (`replay serve --allowed-host NAME`); a port in a name is ignored.
+    ///
+    /// A server bound to loopback answers only requests whose `Host` is `localhost`, a name
+    /// under `.localhost`, an address of 127.0.0.0/8, `[::1]`, or one of these names, and
+    /// answers any other with 421: a web page cannot read the log through a name of its own that
+    /// it makes resolve to 127.0.0.1 (DNS rebinding). A server bound to another address needs a
+    /// ``token``, which a browser never sends on a page's behalf; it checks the `Host` only when
+    /// this list is not empty.
+    public var allowedHosts: [String]
 
     /// Creates a configuration; every parameter has the default its property states.
     public init(
         host: String = "127.0.0.1", port: Int = 8080, token: String? = nil,
         keepAliveInterval: Duration = .seconds(15), retryInterval: Duration = .seconds(3),
         subscriberBufferLimit: Int = 4 << 20, stalledClientTimeout: Duration = .seconds(30),
-        maxRequestTargetLength: Int = 8 << 10, maxRequestHeaderBytes: Int = 16 << 10, batchSize: Int = 64
+        maxRequestTargetLength: Int = 8 << 10, maxRequestHeaderBytes: Int = 16 << 10, batchSize: Int = 64,
+        idleTimeout: Duration = .seconds(30), requestHeadTimeout: Duration = .seconds(10),
+        requestBodyTimeout: Duration = .seconds(10), maxConnections: Int? = nil, allowedHosts: [String] = []
     ) {
         self.host = host
         self.port = port
@@ -57,6 +87,11 @@ public struct ServerConfiguration: Sendable {
         self.maxRequestTargetLength = maxRequestTargetLength
         self.maxRequestHeaderBytes = maxRequestHeaderBytes
         self.batchSize = batchSize
+        self.idleTimeout = idleTimeout
+        self.requestHeadTimeout = requestHeadTimeout
+        self.requestBodyTimeout = requestBodyTimeout
+        self.maxConnections = maxConnections ?? Self.defaultMaxConnections
+        self.allowedHosts = allowedHosts
     }
 
     /// Whether ``host`` names this machine only: `localhost`, `::1`, or an address of 127.0.0.0/8.
@@ -66,6 +101,10 @@ public struct ServerConfiguration: Sendable {
         let octets = host.split(separator: ".", omittingEmptySubsequences: false)
         return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
     }
+
+    /// Whether requests' `Host` is checked (``allowedHosts``): on loopback always, elsewhere when
+    /// names are given.
+    var checksHost: Bool { isLoopback || !allowedHosts.isEmpty }
 
     /// Checks that the configuration is safe to serve: a server reachable from other machines
     /// must require a token.
@@ -86,6 +125,13 @@ public struct ServerConfiguration: Sendable {
                 "the keep-alive interval, stalled-client timeout, buffer limit and batch size must be positive, "
                     + "and the retry interval not negative"
             )
+        }
+        if idleTimeout <= .zero || requestHeadTimeout <= .zero || requestBodyTimeout <= .zero || maxConnections <= 0 {
+            throw LogServerError(
+                "the idle, request-head and request-body timeouts and the connection limit must be positive")
+        }
+        for name in allowedHosts where HostNames.name(ofHost: name).isEmpty {
+            throw LogServerError("an allowed host must be a name or an address, not '\(name)'")
         }
     }
 }

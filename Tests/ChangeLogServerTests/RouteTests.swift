@@ -150,7 +150,7 @@ import Testing
         }
     }
 
-    @Test(arguments: [HTTPRequest.Method.post, .put, .delete, .patch, .options, .head])
+    @Test(arguments: [HTTPRequest.Method.post, .put, .delete, .patch, .options])
     func methodsOtherThanGetAreNotAllowed(method: HTTPRequest.Method) async throws {
         try await ServerFixtures.withLog { log in
             try await ServerFixtures.append(1...3, to: log)
@@ -159,12 +159,44 @@ import Testing
                     let response = try await client.execute(
                         uri: uri, method: method, headers: [.authorization: "Bearer s3cret"])
                     #expect(response.status == .methodNotAllowed)
-                    #expect(response.headers[.allow] == "GET")
+                    #expect(response.headers[.allow] == "GET, HEAD")
                     #expect(response.headers[.contentType] == "application/json")
                     #expect(
                         text(response)
-                            == #"{"error":"method \#(method.rawValue) is not allowed: this server answers GET only"}"#)
+                            == #"{"error":"method \#(method.rawValue) is not allowed: this server answers GET and HEAD only"}"#
+                    )
                 }
+            }
+        }
+    }
+
+    @Test func headAnswersAsGetWithoutTheBody() async throws {
+        try await ServerFixtures.withLog { log in
+            try await ServerFixtures.append(1...3, to: log)
+            try await Application(router: router(log, token: "s3cret")).test(.router) { client in
+                let bearer: HTTPFields = [.authorization: "Bearer s3cret"]
+                for uri in ["/api/log", "/api/revisions/2", "/api/revisions?from=2", "/"] {
+                    let get = try await client.execute(uri: uri, method: .get, headers: bearer)
+                    let head = try await client.execute(uri: uri, method: .head, headers: bearer)
+                    #expect(head.status == .ok, "\(uri)")
+                    #expect(head.headers[.contentType] == get.headers[.contentType], "\(uri)")
+                    #expect(head.body.readableBytes == 0, "\(uri)")
+                    if let length = get.headers[.contentLength] { #expect(head.headers[.contentLength] == length) }
+                }
+                // The event stream's head, without starting the stream (which never ends).
+                let stream = try await client.execute(uri: "/api/subscribe", method: .head, headers: bearer)
+                #expect(stream.status == .ok)
+                #expect(stream.headers[.contentType] == "text/event-stream")
+                #expect(stream.body.readableBytes == 0)
+                for (uri, status) in [("/api/revisions/9", HTTPResponse.Status.notFound), ("/api/nothing", .notFound)] {
+                    let head = try await client.execute(uri: uri, method: .head, headers: bearer)
+                    #expect(head.status == status)
+                    #expect(head.headers[.contentType] == "application/json")
+                    #expect(head.body.readableBytes == 0)
+                }
+                let refused = try await client.execute(uri: "/api/log", method: .head)
+                #expect(refused.status == .unauthorized)
+                #expect(refused.body.readableBytes == 0)
             }
         }
     }

@@ -24,10 +24,14 @@ package enum LoopbackHTTP {
 
     /// Opens a connection to 127.0.0.1:`port` and sends `GET target` with `headers`.
     ///
-    /// - Parameter receiveBuffer: when given, the socket's receive buffer size (`SO_RCVBUF`), set
-    ///   before connecting so that the TCP window stays that small.
+    /// - Parameters:
+    ///   - receiveBuffer: when given, the socket's receive buffer size (`SO_RCVBUF`), set before
+    ///     connecting so that the TCP window stays that small.
+    ///   - keepAlive: whether the request leaves the connection open for another one, as browsers
+    ///     and `curl` do, rather than asking the server to close it after the response.
     package static func open(
-        port: Int, target: String, headers: [String: String] = [:], receiveBuffer: Int32? = nil
+        port: Int, target: String, headers: [String: String] = [:], receiveBuffer: Int32? = nil,
+        keepAlive: Bool = false
     ) throws(Failure) -> Int32 {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw Failure(description: "socket: errno \(errno)") }
@@ -48,7 +52,8 @@ package enum LoopbackHTTP {
             close(descriptor)
             throw Failure(description: "connect to 127.0.0.1:\(port): errno \(number)")
         }
-        var request = "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
+        var request = "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
+        if !keepAlive { request += "Connection: close\r\n" }
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) { request += "\(name): \(value)\r\n" }
         request += "\r\n"
         let bytes = Array(request.utf8)

@@ -60,6 +60,76 @@ struct ServeCommandTests {
         #expect(await Self.finish(server).0 == 0)
     }
 
+    @Test("serve warns when the token is short or its file readable by others, and serves all the same")
+    func tokenWarnings() async throws {
+        let (directory, log) = try ReadingCommandTests.makeLog()
+        defer { directory.remove() }
+        let long = String(repeating: "k", count: 32)
+        for (token, mode, warnings) in [
+            ("x", 0o600, ["is 1 character long"]), (long, 0o644, ["may be read by other users (mode 644)"]),
+            ("short", 0o640, ["is 5 characters long", "may be read by other users (mode 640)"]), (long, 0o600, []),
+        ] {
+            let tokenFile = try directory.write("token.txt", token + "\n")
+            try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: tokenFile)
+            let (server, port) = try await ToolRunner.serve(["--log", log, "--token-file", tokenFile])
+            let allowed = try await LoopbackHTTP.get(
+                port: port, target: "/api/log", headers: ["Authorization": "Bearer \(token)"])
+            #expect(allowed.status == 200)
+            server.process.terminate()
+            let (status, errors) = await Self.finish(server)
+            #expect(status == 0)
+            let lines = errors.split(separator: "\n")
+            #expect(lines.count == warnings.count, "\(errors)")
+            for (line, warning) in zip(lines, warnings) {
+                #expect(line.hasPrefix("replay: warning: the token"), "\(line)")
+                #expect(line.contains(warning), "\(line)")
+            }
+        }
+    }
+
+    @Test(
+        "serve refuses a non-positive --idle-timeout or --max-connections, and an --allowed-host that is no name",
+        arguments: [
+            (["--idle-timeout", "0"], "Error: --idle-timeout must be a number of seconds above 0 and at most 86400"),
+            (["--max-connections", "0"], "Error: --max-connections must be a positive number"),
+            (["--allowed-host", "a/b"], "Error: an allowed host must be a name or an address, not 'a/b'"),
+        ])
+    func refusesBadLimits(arguments: [String], message: String) throws {
+        let result = try ToolRunner.run(["serve", "--port", "0"] + arguments)
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix(message), "\(result)")
+    }
+
+    @Test("with 1,024 open files, 2,000 idle connections leave serve answering, and it says once that it is full")
+    func idleConnectionFlood() async throws {
+        let prlimit = "/usr/bin/prlimit"
+        try #require(FileManager.default.isExecutableFile(atPath: prlimit), "prlimit (util-linux) sets the limit")
+        // The test's own 2,000 sockets count against its limit of open files.
+        var limit = rlimit()
+        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        if limit.rlim_cur < 4096 {
+            limit.rlim_cur = min(limit.rlim_max, 4096)
+            setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        }
+        let (directory, log) = try ReadingCommandTests.makeLog()
+        defer { directory.remove() }
+        let (server, port) = try await ToolRunner.serve(
+            ["--log", log], launcher: [prlimit, "--nofile=1024", ToolRunner.binary.path])
+        let idle = try await RawConnection.open(port: port, count: 2000)
+        let response = try await RawConnection.request(port: port, "/api/log")
+        #expect(response.status == 200)
+        #expect(response.body.hasPrefix(#"{"oldest":1,"latest":3,"#))
+        for connection in idle { connection.close() }
+        server.process.terminate()
+        let (status, errors) = await Self.finish(server)
+        #expect(status == 0, "\(errors)")
+        let full = errors.split(separator: "\n").filter {
+            $0.contains("connections are open, the most this server keeps")
+        }
+        #expect(full.count == 1, "\(errors)")
+        #expect(full.first?.contains("896 connections are open") == true, "\(errors)")
+    }
+
     @Test(
         "serve streams what another process appends, and closes every stream and exits 0 on SIGTERM and SIGINT",
         arguments: [SIGTERM, SIGINT])
