@@ -60,8 +60,10 @@ final class LiveEvents: Sendable {
         LiveFeed.Member(
             after: after,
             receive: { [self] record in
-                let overflow = ServerSentEvents.overflow(limit: buffer.limit)
-                return buffer.push(event(for: record, variant), overflowComment: overflow) == .queued
+                // The comment is made only when the push overflows.
+                buffer.push(
+                    event(for: record, variant), overflowComment: ServerSentEvents.overflow(limit: buffer.limit)
+                ) == .queued
             },
             end: { error in buffer.finish(comment: ServerSentEvents.readFailure(error)) })
     }
