@@ -20,7 +20,7 @@
 ///   system crash (not by a process crash); in the default mode it is on disk.
 /// - Live revisions are read and decoded once per ``ChangeLog`` instance, however many
 ///   subscriptions follow it: they share the log's live feed, which reads on a task of its own,
-///   never on a subscriber's actor (<doc:Subscribing> says where each step runs). The backlog
+///   never on a subscriber's actor (<doc:SubscriptionThreads> says where each step runs). The backlog
 ///   is read by each subscription, also off its actor.
 /// - A slow subscriber never blocks writers or the other subscribers, and holds no more than
 ///   one batch of records: the feed queues at most `batchSize` revisions for it, and when it
@@ -119,7 +119,7 @@ public struct LogSubscription: AsyncSequence, Sendable {
         /// The next event: a revision, or the caught-up marker; waits while no newer revision
         /// is stored. Returns `nil` once the task is cancelled.
         ///
-        /// Records are read and decoded off the caller's actor (<doc:Subscribing>): a
+        /// Records are read and decoded off the caller's actor (<doc:SubscriptionThreads>): a
         /// subscriber on the main actor only receives them.
         ///
         /// - Throws: ``ChangeLogError`` naming the revision that could not be read; the

@@ -4,7 +4,7 @@
 ///
 /// Both readers of live revisions use it: the ``LiveFeed``'s task, and a ``LogSubscription``
 /// while it catches up. It reads on whatever thread calls ``read(upTo:)``; its callers make
-/// sure that is never a subscriber's actor (<doc:Subscribing> says where each one runs).
+/// sure that is never a subscriber's actor (<doc:SubscriptionThreads> says where each one runs).
 struct RevisionCursor: Sendable {
     /// What one read returned.
     struct Batch: Sendable {
