@@ -1,23 +1,43 @@
-import Foundation
 import Synchronization
 
-/// Counts the subscription reads (``RevisionCursor/read(upTo:)``) that ran on the process's
-/// main thread, so that tests can check that reading and decoding never run there, whatever
-/// actor a subscriber is isolated to. One comparison, and an atomic increment at most, per
-/// batch read.
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Records on which threads subscription reads (``RevisionCursor/read(upTo:)``) ran, while a
+/// test asks for it, so that it can check that reading and decoding never run on a subscriber's
+/// actor (a `@MainActor` subscriber's thread). Unarmed, it costs one uncontended lock per batch.
 enum ReadingProbe {
-    private static let mainThreadReads = Atomic<Int>(0)
+    private static let threads = Mutex<[UInt]?>(nil)
 
-    /// The number of subscription reads that ran on the main thread in this process.
-    static var readsOnMainThread: Int { mainThreadReads.load(ordering: .relaxed) }
+    /// The calling thread's identity.
+    static var currentThread: UInt {
+        #if canImport(Darwin)
+            UInt(bitPattern: pthread_self())
+        #else
+            UInt(pthread_self())
+        #endif
+    }
 
-    /// Whether the calling thread is the process's main thread.
-    static var isMainThread: Bool { Thread.isMainThread }
+    /// Starts recording the threads of reads (in this whole process).
+    static func start() {
+        threads.withLock { $0 = [] }
+    }
 
-    /// Counts the current read when it runs on the main thread.
+    /// Stops recording, and returns the threads the reads ran on since ``start()``.
+    static func stop() -> Set<UInt> {
+        threads.withLock { threads in
+            defer { threads = nil }
+            return Set(threads ?? [])
+        }
+    }
+
+    /// Records the current read's thread, while recording.
     static func recordRead() {
-        if isMainThread {
-            mainThreadReads.add(1, ordering: .relaxed)
+        threads.withLock { threads in
+            if threads != nil { threads!.append(currentThread) }
         }
     }
 }
