@@ -42,6 +42,8 @@ public final class ChangeLog: Sendable {
     let writer: LogWriter
     /// Wakes this instance's subscriptions when revisions are committed.
     let notifier: CommitNotifier
+    /// The live revisions of this instance, read once for every subscription and server stream.
+    package let feed: LiveFeed
 
     /// Whether the log's `data.mdb` at ``path`` is still the file this instance opened: `false`
     /// once the log was deleted, or deleted and created again, behind this instance's back.
@@ -176,6 +178,7 @@ public final class ChangeLog: Sendable {
         }
         let notifier = CommitNotifier.watching(store, pollInterval: options.subscriptionPollInterval)
         self.notifier = notifier
+        feed = LiveFeed(store: store, notifier: notifier)
         writer = LogWriter(store: store, readOnly: options.readOnly, didCommit: { notifier.publish($0) })
     }
 

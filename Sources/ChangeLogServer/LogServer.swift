@@ -35,14 +35,10 @@ public struct LogServer: Sendable {
     /// A route may set its own `Content-Security-Policy`; every other response gets
     /// `default-src 'none'; frame-ancestors 'none'`.
     ///
-    /// The router's event streams share one reading of the log's live revisions, which runs only
-    /// while at least one stream is live.
+    /// The router's event streams share the log's one reading of its live revisions (with the
+    /// log's own subscriptions), which runs only while something follows it, and encode each
+    /// live revision once per kind of stream.
     public func router() -> Router<BasicRequestContext> {
-        router(feed: LiveFeed(log: log))
-    }
-
-    /// The router, its event streams following `feed`.
-    func router(feed: LiveFeed) -> Router<BasicRequestContext> {
         let router = Router(options: .autoGenerateHeadEndpoints)
         router.add(middleware: SecurityHeadersMiddleware())
         router.add(middleware: HeadWithoutBodyMiddleware())
@@ -57,7 +53,7 @@ public struct LogServer: Sendable {
         router.add(middleware: GetOnlyMiddleware())
         LogRoute.register(on: router, log: log)
         RevisionRoutes.register(on: router, log: log, batchSize: configuration.batchSize)
-        SubscribeRoute.register(on: router, feed: feed, configuration: configuration)
+        SubscribeRoute.register(on: router, events: LiveEvents(log: log), configuration: configuration)
         ViewerRoute.register(on: router)
         return router
     }
@@ -75,13 +71,6 @@ public struct LogServer: Sendable {
     public func application(
         onListening: @escaping @Sendable (String) async -> Void = { _ in }
     ) throws(LogServerError) -> some ApplicationProtocol {
-        try application(feed: LiveFeed(log: log), onListening: onListening)
-    }
-
-    /// The application, its event streams following `feed`.
-    func application(
-        feed: LiveFeed, onListening: @escaping @Sendable (String) async -> Void = { _ in }
-    ) throws(LogServerError) -> some ApplicationProtocol {
         try configuration.validate()
         var logger = Logger(label: "replay-serve")
         logger.logLevel = .warning
@@ -92,7 +81,7 @@ public struct LogServer: Sendable {
             idle: .init(configuration.idleTimeout), head: .init(configuration.requestHeadTimeout),
             body: .init(configuration.requestBodyTimeout))
         return Application(
-            router: router(feed: feed),
+            router: router(),
             server: .http1(
                 configuration: .init(
                     additionalChannelHandlers: [

@@ -49,10 +49,10 @@ import Testing
     func theFeedStopsWhenItsStreamsAreGoneAndRestartsForTheNext() async throws {
         try await ServerFixtures.withLog { log in
             try await ServerFixtures.append(1...2, to: log)
-            let feed = LiveFeed(log: log)
+            let feed = log.feed
             // Keep-alives find a closed connection soon.
             let server = LogServer(log: log, configuration: ServerConfiguration(keepAliveInterval: .milliseconds(50)))
-            try await ServerFixtures.withRunningServer(server, feed: feed) { port in
+            try await ServerFixtures.withRunningServer(server) { port in
                 let clients = try (0..<4).map { _ in try LoopbackHTTP.open(port: port, target: "/api/subscribe?from=1")
                 }
                 for client in clients {

@@ -33,16 +33,14 @@ enum ServerFixtures {
     }
 
     /// Runs `server` on 127.0.0.1 with a system-chosen port (whatever its configuration says) while `body` runs with that port,
-    /// then shuts it down gracefully, as SIGTERM would. Its event streams follow `feed` when given.
+    /// then shuts it down gracefully, as SIGTERM would.
     static func withRunningServer<T: Sendable>(
-        _ server: LogServer, feed: LiveFeed? = nil, _ body: @Sendable (Int) async throws -> T
+        _ server: LogServer, _ body: @Sendable (Int) async throws -> T
     ) async throws -> T {
         var configuration = server.configuration
         configuration.port = 0
         let port = PortBox()
-        let application = try LogServer(log: server.log, configuration: configuration).application(
-            feed: feed ?? LiveFeed(log: server.log)
-        ) { url in
+        let application = try LogServer(log: server.log, configuration: configuration).application { url in
             port.set(Int(url.split(separator: ":").last!.dropLast())!)
         }
         let group = ServiceGroup(

@@ -18,10 +18,16 @@
 /// - Only committed revisions are delivered, each read from the log with its checksums checked.
 ///   In a relaxed ``ChangeLog/Durability`` mode a revision delivered may still be lost by a
 ///   system crash (not by a process crash); in the default mode it is on disk.
-/// - A slow subscriber never blocks writers and holds no more than one batch of records: it
-///   reads the log itself, in short read transactions of at most `batchSize` revisions, and
-///   keeps no transaction open between batches or while it waits. Notifications of new
-///   revisions coalesce into one number.
+/// - Live revisions are read and decoded once per ``ChangeLog`` instance, however many
+///   subscriptions follow it: they share the log's live feed, which reads on a task of its own,
+///   never on a subscriber's actor (<doc:SubscriptionThreads> says where each step runs). The backlog
+///   is read by each subscription, also off its actor.
+/// - A slow subscriber never blocks writers or the other subscribers, and holds no more than
+///   one batch of records: the feed queues at most `batchSize` revisions for it, and when it
+///   falls further behind, it leaves the feed and reads the log itself, in short read
+///   transactions of at most `batchSize` revisions, keeping no transaction open between
+///   batches or while it waits, then joins the feed again. It still receives every revision,
+///   once and in order. Notifications of new revisions coalesce into one number.
 /// - Live revisions appended through the same ``ChangeLog`` instance arrive as soon as their
 ///   transaction committed; others are noticed through file events (inotify on Linux) or, at
 ///   the latest, by the next poll (``ChangeLog/Options/subscriptionPollInterval``).
@@ -70,20 +76,23 @@ public struct LogSubscription: AsyncSequence, Sendable {
         Iterator(log: log, startRevision: startRevision, batchSize: batchSize)
     }
 
-    /// One subscription: reads the backlog, then waits for and reads live revisions.
+    /// One subscription: reads the backlog, then follows the log's live feed.
     ///
-    /// The iterator owns the subscription: when it is dropped, its listener is unregistered.
-    /// Copies of an iterator share that one subscription, so iterate only one of them: once a
-    /// copy ends (it threw, or returned `nil` after its task was cancelled), every copy waiting
-    /// for a live revision ends too, with `nil`.
+    /// The iterator owns the subscription: when it is dropped, its listener is unregistered and
+    /// it leaves the feed. Copies of an iterator share that one subscription, so iterate only
+    /// one of them: once a copy ends (it threw, or returned `nil` after its task was
+    /// cancelled), every copy waiting for a live revision ends too, with `nil`.
     public struct Iterator: AsyncIteratorProtocol {
         private enum Phase {
             /// `next()` has not been called yet.
             case starting
             /// Delivering the revisions stored when the subscription started, up to `end`.
             case catchingUp(end: UInt64)
-            /// Caught up: delivering revisions as they are appended.
-            case live
+            /// Caught up, not a member of the feed: reading the log from the cursor until it
+            /// holds nothing more, then joining the feed.
+            case reading
+            /// A member of the log's live feed, taking the revisions it pushed.
+            case following(Membership)
             /// Cancelled, or failed.
             case finished
         }
@@ -92,14 +101,11 @@ public struct LogSubscription: AsyncSequence, Sendable {
         private let startRevision: UInt64
         private let batchSize: Int
         private var phase = Phase.starting
-        /// The next revision to deliver: the subscription's cursor.
-        private var nextRevision: UInt64 = 1
-        /// The latest revision a wakeup announced; waits ask for one after it.
-        private var lastNotified: UInt64 = 0
+        /// The subscription's position: the next revision to deliver.
+        private var cursor: RevisionCursor
         private var buffer: [RevisionRecord] = []
         private var bufferIndex = 0
-        private var loader = SnapshotLoader()
-        private var listener: Listener?
+        private var listener: CommitListener?
         /// The error of the revision after the buffered ones, thrown once they are delivered.
         private var failure: ChangeLogError?
 
@@ -107,15 +113,20 @@ public struct LogSubscription: AsyncSequence, Sendable {
             self.log = log
             self.startRevision = startRevision
             self.batchSize = batchSize
+            cursor = RevisionCursor(store: log.store, next: startRevision, batchSize: batchSize)
         }
 
         /// The next event: a revision, or the caught-up marker; waits while no newer revision
         /// is stored. Returns `nil` once the task is cancelled.
         ///
+        /// Records are read and decoded off the caller's actor (<doc:SubscriptionThreads>): a
+        /// subscriber on the main actor only receives them.
+        ///
         /// - Throws: ``ChangeLogError`` naming the revision that could not be read; the
         ///   subscription ends with it.
         /// - Complexity: amortized O(*n*) per revision, where *n* is the number of items of its
-        ///   snapshot (sections unchanged since the previous revision are decoded once).
+        ///   snapshot (sections unchanged since the previous revision are decoded once); a live
+        ///   revision is read and decoded once for all the subscriptions of the log instance.
         public mutating func next() async throws(ChangeLogError) -> Event? {
             try await next(isolation: nil)
         }
@@ -149,112 +160,109 @@ public struct LogSubscription: AsyncSequence, Sendable {
                 case .finished:
                     return nil
                 case .starting:
-                    try start()
+                    try await start(isolation: actor)
                 case .catchingUp(let end):
-                    if nextRevision > end {
-                        phase = .live
+                    if cursor.next > end {
+                        phase = .reading
                         return .caughtUp(latest: end)
                     }
-                    try readBatch(upTo: end)
-                case .live:
-                    try readBatch(upTo: nil)
-                    guard buffer.isEmpty else { continue }
-                    // Nothing stored after the cursor: wait for a revision after both the
-                    // cursor's predecessor and the last announcement (an announcement that the
-                    // read did not confirm must not wake this wait again).
-                    guard let listener,
-                        let notified = await log.notifier.wait(
-                            listener.id, after: Swift.max(nextRevision - 1, lastNotified))
-                    else {
+                    _ = try await readBatch(upTo: end, isolation: actor)
+                case .reading:
+                    let latest = try await readBatch(upTo: nil, isolation: actor)
+                    guard buffer.isEmpty, failure == nil, case .reading = phase else { continue }
+                    join(latestStored: latest)
+                case .following(let membership):
+                    switch await membership.queue.take() {
+                    case .record(let record):
+                        cursor.skip(past: record.revision)
+                        return .revision(record)
+                    case .fellBehind:
+                        // Leaves the feed (the membership is released), and reads the log from
+                        // the cursor until it can join again.
+                        phase = .reading
+                    case .cancelled:
                         finish()
                         return nil
                     }
-                    lastNotified = notified
                 }
             }
         }
 
-        /// Registers the listener, then measures the backlog.
-        ///
-        /// No gap and no duplicate between the backlog and live revisions, even when appends
-        /// race with the catch-up, follow from the order of these steps and from reading by
-        /// cursor:
-        ///
-        /// 1. The listener is registered before the backlog is measured. A revision committed
-        ///    before that read transaction began is in the backlog. A revision committed after
-        ///    it began is published to the notifier after the registration: by this instance's
-        ///    writer once its transaction committed, or by the watcher, which the registration
-        ///    started (or found running, or being started: it reads the log once it runs) and
-        ///    which reads the log after every file event and poll. So a later wait sees it, and nothing falls between the two.
-        /// 2. Revisions are never taken from notifications: a notification only says "something
-        ///    up to revision *n* is committed", and the iterator then reads the log from its
-        ///    cursor, ``nextRevision``, which advances past each record it delivers. A revision
-        ///    that is both in the backlog and announced (committed between registration and the
-        ///    backlog read) is read once; its announcement is then at or below the cursor and
-        ///    does not wake a wait for a revision after the cursor. This is the "drop what was
-        ///    already delivered" step, done by position rather than by filtering events.
-        /// 3. Revisions are numbered without gaps and read by consecutive keys, so in-order,
-        ///    gap-free delivery is what reading from the cursor gives; a revision missing under
-        ///    the cursor (dropped by retention meanwhile) is an error, never skipped.
-        private mutating func start() throws(ChangeLogError) {
-            listener = Listener(notifier: log.notifier)
-            let store = log.store
-            let requested = startRevision
-            let (first, latest) = try store.read(during: "subscribing to") { transaction in
+        /// Registers the listener (so that the log's watcher runs from the subscription's
+        /// start), then measures the backlog. A start dropped by retention is an error.
+        private mutating func start(isolation actor: isolated (any Actor)?) async throws(ChangeLogError) {
+            listener = CommitListener(notifier: log.notifier)
+            let (first, latest) = try await Self.measure(log.store, from: startRevision)
+            let next = startRevision <= 1 ? first ?? 1 : startRevision
+            cursor = RevisionCursor(store: log.store, next: next, batchSize: batchSize, startsAtOldest: false)
+            phase = .catchingUp(end: latest)
+        }
+
+        /// Nothing is stored after the cursor: hands over to the log's live feed, as
+        /// ``LiveFeed``'s argument says, under a new member identity. When the feed has
+        /// already published revisions after the cursor, stays in ``Phase/reading``, which
+        /// reads them next.
+        private mutating func join(latestStored: UInt64) {
+            let feed = log.feed
+            let queue = FeedQueue(capacity: batchSize)
+            let id = feed.makeMemberID()
+            let member = LiveFeed.Member(
+                after: cursor.next - 1, receive: { queue.push($0) }, end: { _ in queue.fallBehind() })
+            if case .joined = feed.join(id, member, latestStored: latestStored) {
+                phase = .following(Membership(feed: feed, id: id, queue: queue))
+            }
+        }
+
+        /// Reads the records from the cursor on, at most ``batchSize`` of them and none after
+        /// `end` (or after the latest stored revision when `end` is `nil`), in one read
+        /// transaction, off the caller's actor; returns the latest revision stored then.
+        private mutating func readBatch(upTo end: UInt64?, isolation actor: isolated (any Actor)?)
+            async throws(ChangeLogError) -> UInt64
+        {
+            let (cursor, batch) = try await Self.read(cursor, upTo: end)
+            self.cursor = cursor
+            buffer = batch.records
+            bufferIndex = 0
+            failure = batch.failure
+            if cursor.isExhausted {
+                // UInt64.max revisions cannot happen in practice; end rather than wrap.
+                phase = .finished
+            }
+            return batch.latest
+        }
+
+        /// The oldest and the latest revision stored, read on the cooperative pool.
+        @concurrent
+        private static func measure(_ store: LogStore, from requested: UInt64) async throws(ChangeLogError) -> (
+            first: UInt64?, latest: UInt64
+        ) {
+            try store.read(during: "subscribing to") { transaction in
                 let first = try store.first(in: transaction)
                 if let first, requested > 1, requested < first {
                     throw try store.missingRevision(requested, in: transaction)
                 }
                 return (first, try store.latest(in: transaction)?.revision ?? 0)
             }
-            nextRevision = requested <= 1 ? first ?? 1 : requested
-            phase = .catchingUp(end: latest)
         }
 
-        /// Reads the records from the cursor on, at most ``batchSize`` of them and none after
-        /// `end` (or after the latest stored revision when `end` is `nil`), in one read
-        /// transaction.
-        private mutating func readBatch(upTo end: UInt64?) throws(ChangeLogError) {
-            let store = log.store
-            let first = nextRevision
-            let (candidate, overflow) = first.addingReportingOverflow(UInt64(batchSize - 1))
-            let limit = Swift.min(overflow ? .max : candidate, end ?? .max)
-            var loader = self.loader
-            // A revision that cannot be read ends the batch; the ones before it are still
-            // delivered, then its error is thrown.
-            let (records, unreadable) = try store.read(during: "reading") {
-                transaction -> (records: [RevisionRecord], failure: (any Error)?) in
-                var last = limit
-                if end == nil {
-                    let latest = try store.latest(in: transaction)?.revision ?? 0
-                    guard latest >= first else { return ([], nil) }
-                    last = Swift.min(last, latest)
-                }
-                return store.records(first...last, loader: &loader, in: transaction)
-            }
-            self.loader = loader
-            buffer = records
-            bufferIndex = 0
-            if let unreadable {
-                let error = ChangeLogError.wrapping(unreadable, path: store.path, during: "reading")
-                // With nothing to deliver first, fail now: a live subscription would otherwise
-                // wait for the next commit before saying so.
-                guard !records.isEmpty else { throw error }
-                failure = error
-            }
-            if let last = records.last?.revision {
-                guard last < .max else {
-                    // UInt64.max revisions cannot happen in practice; end rather than wrap.
-                    phase = .finished
-                    return
-                }
-                nextRevision = last + 1
-            }
+        /// Reads one batch from `cursor`, on the cooperative pool rather than the caller's actor.
+        @concurrent
+        private static func read(_ cursor: RevisionCursor, upTo end: UInt64?) async throws(ChangeLogError) -> (
+            RevisionCursor, RevisionCursor.Batch
+        ) {
+            var cursor = cursor
+            let batch = try cursor.read(upTo: end)
+            return (cursor, batch)
         }
 
-        /// Ends the subscription and frees its listener; buffered records, and the error that
-        /// was to follow them, are discarded.
+        /// Ends the subscription, leaves the feed and frees its listener; buffered records,
+        /// and the error that was to follow them, are discarded.
         private mutating func finish() {
+            if case .following(let membership) = phase {
+                // A copy of this iterator waiting on the same membership ends too.
+                membership.queue.cancel()
+                membership.feed.leave(membership.id)
+            }
             phase = .finished
             buffer = []
             bufferIndex = 0
@@ -266,22 +274,21 @@ public struct LogSubscription: AsyncSequence, Sendable {
 }
 
 extension LogSubscription.Iterator {
-    /// A registered listener, unregistered when its iterator drops it (or ends).
-    final class Listener: Sendable {
-        let notifier: CommitNotifier
-        let id: CommitNotifier.ListenerID
+    /// A membership of the log's live feed, left when its iterator drops it (or ends).
+    final class Membership: Sendable {
+        let feed: LiveFeed
+        let id: LiveFeed.MemberID
+        /// Where the feed pushes the revisions.
+        let queue: FeedQueue
 
-        init(notifier: CommitNotifier) {
-            self.notifier = notifier
-            self.id = notifier.register()
-        }
-
-        func unregister() {
-            notifier.unregister(id)
+        init(feed: LiveFeed, id: LiveFeed.MemberID, queue: FeedQueue) {
+            self.feed = feed
+            self.id = id
+            self.queue = queue
         }
 
         deinit {
-            notifier.unregister(id)
+            feed.leave(id)
         }
     }
 }

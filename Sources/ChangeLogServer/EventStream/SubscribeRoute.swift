@@ -6,15 +6,19 @@ import ServiceLifecycle
 /// then live ones as any process appends them. `Last-Event-ID: N` resumes at N+1 and wins over
 /// `from`; without either the stream starts at the oldest revision.
 enum SubscribeRoute {
-    /// Adds the route; its streams share `feed` for live revisions.
-    static func register(on router: Router<BasicRequestContext>, feed: LiveFeed, configuration: ServerConfiguration) {
+    /// Adds the route; its streams share `events`, and through it the log's live feed.
+    static func register(
+        on router: Router<BasicRequestContext>, events: LiveEvents, configuration: ServerConfiguration
+    ) {
         router.get("/api/subscribe") { request, _ in
-            try subscribe(request, feed: feed, configuration: configuration)
+            try subscribe(request, events: events, configuration: configuration)
         }
     }
 
-    static func subscribe(_ request: Request, feed: LiveFeed, configuration: ServerConfiguration) throws -> Response {
-        let start = try startRevision(of: request, log: feed.log)
+    static func subscribe(_ request: Request, events: LiveEvents, configuration: ServerConfiguration) throws
+        -> Response
+    {
+        let start = try startRevision(of: request, log: events.log)
         let variant = EventVariant.requested(by: request)
         let headers: HTTPFields = [
             .contentType: "text/event-stream", .cacheControl: "no-cache",
@@ -23,7 +27,7 @@ enum SubscribeRoute {
         return Response(
             status: .ok, headers: headers,
             body: ResponseBody { writer in
-                try await stream(feed, from: start, variant: variant, configuration: configuration, to: &writer)
+                try await stream(events, from: start, variant: variant, configuration: configuration, to: &writer)
             })
     }
 
@@ -55,19 +59,20 @@ enum SubscribeRoute {
     /// Writes the event stream until the client goes away, the subscriber falls too far behind,
     /// the log cannot be read, or the server shuts down; each ends the stream with a comment
     /// saying why, when the client can still receive it. Stored revisions are read by the stream
-    /// itself, live ones come from `feed` (``LiveFeed/follow(from:variant:as:into:)``).
+    /// itself, live ones come from the log's feed (``LiveEvents/follow(from:variant:as:into:)``).
     static func stream(
-        _ feed: LiveFeed, from start: UInt64, variant: EventVariant, configuration: ServerConfiguration,
+        _ events: LiveEvents, from start: UInt64, variant: EventVariant, configuration: ServerConfiguration,
         to writer: inout any ResponseBodyWriter
     ) async throws {
         let buffer = SubscriberBuffer(limit: configuration.subscriberBufferLimit)
+        let feed = events.log.feed
         let member = feed.makeMemberID()
         // After the task group: the follow task, which joins, has ended by then.
         defer { feed.leave(member) }
         _ = buffer.push(ServerSentEvents.retry(configuration.retryInterval), overflowComment: ByteBuffer())
         try await withGracefulShutdownHandler {
             try await withThrowingDiscardingTaskGroup { group in
-                group.addTask { await feed.follow(from: start, variant: variant, as: member, into: buffer) }
+                group.addTask { await events.follow(from: start, variant: variant, as: member, into: buffer) }
                 group.addTask { await keepAlive(buffer, every: configuration.keepAliveInterval) }
                 defer { group.cancelAll() }
                 while let event = await buffer.next() {

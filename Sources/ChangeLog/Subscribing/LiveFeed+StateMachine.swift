@@ -1,22 +1,42 @@
 extension LiveFeed {
-    /// Identifies one stream's membership of a feed.
-    typealias MemberID = UInt64
+    /// Identifies one membership of the feed.
+    package typealias MemberID = UInt64
 
-    /// A stream that receives the feed's events.
-    struct Member: Sendable {
-        /// Where the feed pushes the stream's events.
-        let buffer: SubscriberBuffer
-        /// Which line the stream's events carry.
-        let variant: EventVariant
-        /// The last revision the stream had sent when it joined (0 when none): the feed pushes it
+    /// A follower of the feed: what it is given, on the feed's task, and from which revision on.
+    package struct Member: Sendable {
+        /// The last revision the follower had when it joined (0 when none): the feed gives it
         /// only the revisions after this one.
-        let after: UInt64
+        package let after: UInt64
+        /// Takes one revision, on the feed's task, without blocking; returns `false` when the
+        /// follower leaves (its buffer is full or gone): the feed then removes it.
+        let receive: @Sendable (RevisionRecord) -> Bool
+        /// Called, on the feed's task, when the feed stopped with `error` (a revision could not
+        /// be read): the follower is no longer a member.
+        let end: @Sendable (ChangeLogError) -> Void
+
+        /// A follower of the revisions after `after`.
+        package init(
+            after: UInt64, receive: @escaping @Sendable (RevisionRecord) -> Bool,
+            end: @escaping @Sendable (ChangeLogError) -> Void
+        ) {
+            self.after = after
+            self.receive = receive
+            self.end = end
+        }
+    }
+
+    /// What a running feed holds: its reading task, and the listener that wakes it.
+    struct Run: Sendable {
+        let task: Task<Void, Never>
+        let listener: CommitListener?
     }
 
     /// The feed's state, changed only under its lock. Each method returns what the caller must
-    /// do once the lock is released: start or cancel the reading task, push events, end streams.
+    /// do once the lock is released: start or stop the reading task, push a revision, end
+    /// members. Nothing here reads the log or runs a task, so every transition is tested
+    /// without I/O (`LiveFeedStateTests`).
     ///
-    /// Invariants:
+    /// Invariants (the ground of the argument in ``LiveFeed``):
     /// - While stopped, there are no members and no task.
     /// - While running, `published` is the last revision pushed to the members (or, before the
     ///   first, the revision the reading task starts after), and every member's `after` is at
@@ -28,9 +48,9 @@ extension LiveFeed {
         enum Phase {
             /// No member, no task.
             case stopped
-            /// The task of `generation` reads the log after `published`; `task` is `nil` until
+            /// The task of `generation` reads the log after `published`; `run` is `nil` until
             /// it is installed.
-            case running(generation: UInt64, published: UInt64, task: Task<Void, Never>?)
+            case running(generation: UInt64, published: UInt64, run: Run?)
         }
 
         enum JoinAction: Equatable {
@@ -40,7 +60,7 @@ extension LiveFeed {
             /// log from revision `from` on.
             case start(generation: UInt64, from: UInt64)
             /// Not joined: the feed has already pushed revisions up to `published`, after the
-            /// member's `after`. Send those from the log, then join again.
+            /// member's `after`. Read those from the log, then join again.
             case behind(published: UInt64)
         }
 
@@ -49,8 +69,8 @@ extension LiveFeed {
             case push([MemberID: Member])
             /// The task is not the feed's current one: it should stop.
             case stale
-            /// The revision does not follow the last one published: end these members'
-            /// streams (the feed has stopped).
+            /// The revision does not follow the last one published: end these members (the
+            /// feed has stopped).
             case gap(expected: UInt64, [MemberID: Member])
         }
 
@@ -66,16 +86,16 @@ extension LiveFeed {
             if case .running(_, let published, _) = phase { published } else { nil }
         }
 
-        /// Adds `member` when it has sent every revision the feed has published; `latestStored`
-        /// is a revision known to be stored, read before the call, from which a stopped feed
-        /// starts (when the member's `after` is later, the revisions between reach nobody).
+        /// Adds `member` when it has every revision the feed has published; `latestStored` is
+        /// a revision known to be stored, read before the call, from which a stopped feed starts
+        /// (when the member's `after` is later, the revisions between reach nobody).
         mutating func join(_ id: MemberID, _ member: Member, latestStored: UInt64) -> JoinAction {
             switch phase {
             case .stopped:
                 precondition(members.isEmpty, "a stopped live feed has members")
                 generations += 1
                 let start = min(member.after, latestStored)
-                phase = .running(generation: generations, published: start, task: nil)
+                phase = .running(generation: generations, published: start, run: nil)
                 members[id] = member
                 return .start(generation: generations, from: start + 1)
             case .running(_, let published, _):
@@ -85,49 +105,51 @@ extension LiveFeed {
             }
         }
 
-        /// Installs the task started for `generation`; `false` when it is no longer wanted
-        /// (every member left meanwhile): the caller cancels it.
-        mutating func install(_ task: Task<Void, Never>, generation: UInt64) -> Bool {
+        /// Installs the task started for `generation`, and the listener that wakes it; `false`
+        /// when it is no longer wanted (every member left meanwhile): the caller stops it.
+        mutating func install(_ task: Task<Void, Never>, listener: CommitListener? = nil, generation: UInt64) -> Bool {
             guard case .running(generation, let published, nil) = phase else { return false }
-            phase = .running(generation: generation, published: published, task: task)
+            phase = .running(generation: generation, published: published, run: Run(task: task, listener: listener))
             lastTask = task
             return true
         }
 
         /// Removes member `id` (nothing when it is not one); when it was the last, stops the
-        /// feed and returns its task, to cancel.
-        mutating func leave(_ id: MemberID) -> Task<Void, Never>? {
+        /// feed and returns its run, to stop.
+        mutating func leave(_ id: MemberID) -> Run? {
             guard members.removeValue(forKey: id) != nil, members.isEmpty,
-                case .running(_, _, let task) = phase
+                case .running(_, _, let run) = phase
             else { return nil }
             phase = .stopped
-            return task
+            return run
         }
 
         /// Records that the task of `generation` read `revision`, and returns the members to push
         /// it to. The first revision of a feed that started from revision 1 may be any (the
         /// log's oldest); every later one must follow the previous.
         mutating func publish(_ revision: UInt64, generation: UInt64) -> PublishAction {
-            guard case .running(generation, let published, let task) = phase else { return .stale }
+            guard case .running(generation, let published, let run) = phase else { return .stale }
             guard revision == published + 1 || published == 0 && revision > 0 else {
-                return .gap(expected: published + 1, stop())
+                return .gap(expected: published + 1, stop().members)
             }
-            phase = .running(generation: generation, published: revision, task: task)
+            phase = .running(generation: generation, published: revision, run: run)
             return .push(members)
         }
 
-        /// Stops the feed of `generation` after its task failed, and returns the members whose
-        /// streams must end; none when that feed is no longer the current one.
-        mutating func fail(generation: UInt64) -> [MemberID: Member] {
-            guard case .running(generation, _, _) = phase else { return [:] }
+        /// Stops the feed of `generation` after its task failed, and returns the members to end
+        /// and the run to stop; none when that feed is no longer the current one.
+        mutating func fail(generation: UInt64) -> (members: [MemberID: Member], run: Run?) {
+            guard case .running(generation, _, _) = phase else { return ([:], nil) }
             return stop()
         }
 
-        /// Stops the feed and returns its members.
-        private mutating func stop() -> [MemberID: Member] {
+        /// Stops the feed and returns its members and run.
+        private mutating func stop() -> (members: [MemberID: Member], run: Run?) {
             defer { members = [:] }
+            var run: Run?
+            if case .running(_, _, let current) = phase { run = current }
             phase = .stopped
-            return members
+            return (members, run)
         }
     }
 }

@@ -1,15 +1,15 @@
 import Testing
 
-@testable import ChangeLogServer
+@testable import ChangeLog
 
-/// The live feed's state machine on its own, without a log, tasks that do anything or HTTP:
-/// members are buffers nobody reads, revisions are numbers the tests choose.
+/// The live feed's state machine on its own, without a log or tasks that do anything: members
+/// take nothing, revisions are numbers the tests choose.
 @Suite("Live feed state")
 struct LiveFeedStateTests {
     typealias State = LiveFeed.StateMachine
 
-    static func member(after: UInt64, _ variant: EventVariant = .full) -> LiveFeed.Member {
-        LiveFeed.Member(buffer: SubscriberBuffer(limit: 1 << 20), variant: variant, after: after)
+    static func member(after: UInt64) -> LiveFeed.Member {
+        LiveFeed.Member(after: after, receive: { _ in true }, end: { _ in })
     }
 
     /// The ids of the members a publication pushes to, sorted.
@@ -78,7 +78,7 @@ struct LiveFeedStateTests {
     func gapStops() {
         var state = State()
         let generation = Self.start(&state, after: 3, latest: 3)
-        _ = state.join(2, Self.member(after: 3, .changesOnly), latestStored: 3)
+        _ = state.join(2, Self.member(after: 3), latestStored: 3)
         let push4 = state.publish(4, generation: generation)
         #expect(Self.pushed(push4) == [1, 2])
         guard case .gap(let expected, let members) = state.publish(6, generation: generation) else {
@@ -155,7 +155,8 @@ struct LiveFeedStateTests {
             return
         }
         let oldFailure = state.fail(generation: first)
-        #expect(oldFailure.isEmpty)
+        #expect(oldFailure.members.isEmpty)
+        #expect(oldFailure.run == nil)
         let oldInstalled = state.install(Task {}, generation: first)
         #expect(!oldInstalled)
         let newInstalled = state.install(Task {}, generation: second)
@@ -172,7 +173,8 @@ struct LiveFeedStateTests {
         _ = state.join(2, Self.member(after: 1), latestStored: 1)
         _ = state.join(3, Self.member(after: 5), latestStored: 5)
         let failed = state.fail(generation: generation)
-        #expect(failed.keys.sorted() == [1, 2, 3])
+        #expect(failed.members.keys.sorted() == [1, 2, 3])
+        #expect(failed.run != nil)
         #expect(state.published == nil)
         #expect(state.members.isEmpty)
         // The next join starts a new feed.

@@ -5,12 +5,12 @@ import Testing
 
 @testable import ChangeLogServer
 
-/// The live feed on a real log, without HTTP: streams are ``SubscriberBuffer``s that the tests
-/// drain themselves, each following the log through ``LiveFeed/follow(from:variant:as:into:)``
-/// as an `/api/subscribe` stream does.
-@Suite struct LiveFeedTests {
-    /// One stream: a member of `feed` that follows the log from `start` into its own buffer, and
-    /// a task that drains the buffer until it holds revision `last` or ends.
+/// The streams of a router following the log's live feed, on a real log, without HTTP: streams
+/// are ``SubscriberBuffer``s that the tests drain themselves, each following the log through
+/// ``LiveEvents/follow(from:variant:as:into:)`` as an `/api/subscribe` stream does.
+@Suite struct LiveEventsTests {
+    /// One stream: a member of the log's feed that follows the log from `start` into its own
+    /// buffer, and a task that drains the buffer until it holds revision `last` or ends.
     struct Follower {
         let id: LiveFeed.MemberID
         let buffer: SubscriberBuffer
@@ -19,25 +19,25 @@ import Testing
         let received: Task<[EventStreamMessage], Never>
 
         init(
-            _ feed: LiveFeed, from start: UInt64, until last: UInt64, variant: EventVariant = .full,
+            _ events: LiveEvents, from start: UInt64, until last: UInt64, variant: EventVariant = .full,
             limit: Int = 64 << 20
         ) {
-            let id = feed.makeMemberID()
+            let id = events.log.feed.makeMemberID()
             let buffer = SubscriberBuffer(limit: limit)
             self.id = id
             self.buffer = buffer
             self.start = start
             self.variant = variant
             received = Task {
-                async let following: Void = feed.follow(from: start, variant: variant, as: id, into: buffer)
-                let messages = await LiveFeedTests.drain(buffer, until: last)
+                async let following: Void = events.follow(from: start, variant: variant, as: id, into: buffer)
+                let messages = await LiveEventsTests.drain(buffer, until: last)
                 await following
                 return messages
             }
         }
 
         /// The messages received, once the last one arrived or the buffer ended; the member then
-        /// leaves the feed, as a stream does when it ends.
+        /// leaves the log's feed, as a stream does when it ends.
         func messages(leaving feed: LiveFeed) async -> [EventStreamMessage] {
             let messages = await received.value
             feed.leave(id)
@@ -64,7 +64,8 @@ import Testing
     @Test(.timeLimit(.minutes(5)))  // A guard against a hang, not a performance check.
     func streamsJoiningWhileAWriterAppendsGetEveryRevisionOnce() async throws {
         try await ServerFixtures.withLog { log in
-            let feed = LiveFeed(log: log)
+            let events = LiveEvents(log: log)
+            let feed = log.feed
             try await ServerFixtures.append(1...20, to: log)
             let last: UInt64 = 400
             var random = SplitMix64(seed: 22)
@@ -76,7 +77,7 @@ import Testing
                 if n % 9 == 0 {
                     let start = random.next() % (UInt64(n) + 2) + 1
                     let variant: EventVariant = random.next() % 2 == 0 ? .full : .changesOnly
-                    followers.append(Follower(feed, from: start, until: last, variant: variant))
+                    followers.append(Follower(events, from: start, until: last, variant: variant))
                 }
             }
             #expect(followers.count > 40)
@@ -101,13 +102,14 @@ import Testing
 
     @Test func aMemberThatOverflowsIsClosedWhileTheOthersReceiveEveryRevision() async throws {
         try await ServerFixtures.withLog { log in
-            let feed = LiveFeed(log: log)
+            let events = LiveEvents(log: log)
+            let feed = log.feed
             try await ServerFixtures.append(1...1, to: log)
             // The slow member holds at most about two events and is never drained while live.
             let slowID = feed.makeMemberID()
             let slow = SubscriberBuffer(limit: 1200)
-            await feed.follow(from: 2, variant: .full, as: slowID, into: slow)
-            let fast = (0..<3).map { _ in Follower(feed, from: 1, until: 30) }
+            await events.follow(from: 2, variant: .full, as: slowID, into: slow)
+            let fast = (0..<3).map { _ in Follower(events, from: 1, until: 30) }
             try await ServerFixtures.append(2...30, to: log, itemsPerSection: 8)
             for follower in fast {
                 #expect(Self.ids(await follower.messages(leaving: feed)) == Array(1...30))
@@ -127,9 +129,10 @@ import Testing
 
     @Test func theFeedStopsWhenTheLastMemberLeavesAndANewMemberMissesNothing() async throws {
         try await ServerFixtures.withLog { log in
-            let feed = LiveFeed(log: log)
+            let events = LiveEvents(log: log)
+            let feed = log.feed
             try await ServerFixtures.append(1...2, to: log)
-            let first = [Follower(feed, from: 1, until: 5), Follower(feed, from: 3, until: 5)]
+            let first = [Follower(events, from: 1, until: 5), Follower(events, from: 3, until: 5)]
             try await ServerFixtures.append(3...5, to: log)
             #expect(Self.ids(await first[0].messages(leaving: feed)) == [1, 2, 3, 4, 5])
             #expect(Self.ids(await first[1].messages(leaving: feed)) == [3, 4, 5])
@@ -138,7 +141,7 @@ import Testing
             #expect(!feed.isRunning)
             // Appended while nobody follows, then live for a new member of a new run.
             try await ServerFixtures.append(6...8, to: log)
-            let second = Follower(feed, from: 4, until: 11)
+            let second = Follower(events, from: 4, until: 11)
             try await ServerFixtures.append(9...11, to: log)
             #expect(Self.ids(await second.messages(leaving: feed)) == Array(4...11))
             #expect(feed.lastTask != stopped)
@@ -149,14 +152,15 @@ import Testing
 
     @Test func aReadErrorOfTheFeedEndsEveryMembersStream() async throws {
         try await ServerFixtures.withLog { log in
-            let feed = LiveFeed(log: log)
+            let events = LiveEvents(log: log)
+            let feed = log.feed
             try await ServerFixtures.append(1...8, to: log)
             _ = try await log.dropRevisions(before: 6)
             // Members that sent up to revision 2 before retention dropped 3 to 5: the feed's
             // reading from revision 3 fails.
             let members = (0..<3).map { _ in (feed.makeMemberID(), SubscriberBuffer(limit: 1 << 20)) }
             for (id, buffer) in members {
-                _ = feed.join(id, buffer: buffer, variant: .full, after: 2, latestStored: 2)
+                _ = feed.join(id, events.member(after: 2, variant: .full, into: buffer), latestStored: 2)
             }
             for (id, buffer) in members {
                 let messages = await Self.drain(buffer, until: nil)
