@@ -15,10 +15,10 @@ struct FullFileSystemCommandTests {
     @Test(
         "creating a log on a full file system exits 2 with one line saying so",
         arguments: [["import", "-"], ["demo"]])
-    func creating(command: [String]) throws {
-        try withSmallFileSystem { fileSystem in
+    func creating(command: [String]) async throws {
+        try await withSmallFileSystem { fileSystem in
             let log = fileSystem.path + "/new.lmdb"
-            let result = try ToolRunner.run(command + ["--log", log], input: #"{"sections": []}"# + "\n")
+            let result = try await ToolRunner.run(command + ["--log", log], input: #"{"sections": []}"# + "\n")
             #expect(result.status == 2, "\(result)")
             #expect(result.stdout.isEmpty, "\(result)")
             #expect(
@@ -30,18 +30,19 @@ struct FullFileSystemCommandTests {
     }
 
     @Test("reading a log whose lock.mdb was deleted, on a full file system, exits 2 with one line; then it reads")
-    func missingLockFile() throws {
-        try withSmallFileSystem(filled: false) { fileSystem in
+    func missingLockFile() async throws {
+        try await withSmallFileSystem(filled: false) { fileSystem in
             let log = fileSystem.path + "/app.lmdb"
-            #expect(try ToolRunner.run(["import", "-", "--log", log], input: #"{"sections": []}"# + "\n").status == 0)
+            #expect(
+                try await ToolRunner.run(["import", "-", "--log", log], input: #"{"sections": []}"# + "\n").status == 0)
             try FileManager.default.removeItem(atPath: log + "/lock.mdb")
             try fileSystem.fill()
-            let result = try ToolRunner.run(["log", "--log", log])
+            let result = try await ToolRunner.run(["log", "--log", log])
             #expect(result.status == 2, "\(result)")
             #expect(result.stderr.hasPrefix("replay: cannot open the log at \(log): the file system is full"))
             #expect(result.stderr.filter { $0 == "\n" }.count == 1, "\(result)")
             try FileManager.default.removeItem(atPath: fileSystem.path + "/fill")
-            let again = try ToolRunner.run(["log", "--log", log])
+            let again = try await ToolRunner.run(["log", "--log", log])
             #expect(again.status == 0, "\(again)")
             #expect(again.stdout.hasPrefix("1  "), "\(again)")
         }
