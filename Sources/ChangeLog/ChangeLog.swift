@@ -24,8 +24,8 @@ import SystemPackage
 /// The log is `Sendable`. Writes go to one serial writer per log instance that group-commits
 /// concurrent appends: appends queued while a commit is in flight, or arriving while the next
 /// transaction is built, share it, each caller still getting its own revision and error. After
-/// a transaction of several callers the writer waits up to a quarter of that commit for as
-/// many appends before it flushes; a lone appender never waits. Each caller computes its own
+/// a transaction of several callers the writer waits, before its next transaction, for as many
+/// appends, up to as long as that commit took (10 ms at most); a lone appender never waits. Each caller computes its own
 /// changes (from the snapshot its append is expected to follow) on the global executor while
 /// the writer works on the appends before it. LMDB serializes writers across
 /// processes too, so optimistic concurrency (`expectedLatest`) holds across processes. Reads

@@ -3,11 +3,12 @@ import Testing
 
 @testable import ChangeLog
 
-/// The writer's state machine on its own, without LMDB or threads: requests are strings, time is
-/// a number of nanoseconds the tests choose.
+/// The writer's state machine on its own, without LMDB or threads: requests are strings, a group
+/// is the list of the requests prepared into it, time is a number of nanoseconds the tests choose.
 @Suite("Log writer state")
 struct LogWriterStateTests {
-    typealias State = LogWriterState<String, String>
+    /// The group is the list of the appends prepared into it, in order.
+    typealias State = LogWriterState<String, String, [String]>
 
     /// A one-section snapshot with one item named `tag`.
     static func snapshot(_ tag: String) throws -> LogSnapshot {
@@ -21,10 +22,13 @@ struct LogWriterStateTests {
     /// commit took `commit` nanoseconds.
     static func afterGroup(_ groupSize: Int, commit: UInt64 = 400_000) -> State {
         var state = State()
-        _ = state.submit("previous", entryCount: 1, endingAt: nil)
+        let previous = (0..<groupSize).map { "previous \($0)" }
+        for append in previous {
+            _ = state.submit(append, entryCount: 1, endingAt: nil)
+        }
         _ = state.nextStep(now: 0)
-        _ = state.nextStep(now: 0)
-        state.committedAppends(groupSize: groupSize, end: emptyEnd, commitNanoseconds: commit)
+        _ = state.prepared(previous, now: 0)
+        state.committedAppends(end: emptyEnd, commitNanoseconds: commit)
         return state
     }
 
@@ -46,13 +50,16 @@ struct LogWriterStateTests {
         _ = state.submit("b", entryCount: 300, endingAt: nil)
         _ = state.submit(drop: "d")
         _ = state.submit("c", entryCount: 1, endingAt: nil)
-        #expect(state.nextStep(now: 0) == .prepare(["a", "b"]))
-        #expect(state.group == .init(requests: 2, entries: 301))
-        #expect(state.nextStep(now: 0) == .write, "the drop ends the group before it")
-        #expect(state.group == .init())
+        #expect(state.nextStep(now: 0) == .startGroup(["a", "b"], after: nil))
+        #expect(state.gatheredSize == .init(requests: 2, entries: 301))
+        #expect(state.prepared(["a", "b"], now: 0) == .write(["a", "b"]), "the drop ends the group before it")
+        #expect(state.gatheredSize == .init())
+        state.committedAppends(end: Self.emptyEnd, commitNanoseconds: 0)
         #expect(state.nextStep(now: 0) == .drop("d"))
-        #expect(state.nextStep(now: 0) == .prepare(["c"]))
-        #expect(state.nextStep(now: 0) == .write)
+        state.committedDrop()
+        #expect(state.nextStep(now: 0) == .startGroup(["c"], after: Self.emptyEnd))
+        #expect(state.prepared(["c"], now: 0) == .write(["c"]))
+        state.committedAppends(end: Self.emptyEnd, commitNanoseconds: 0)
         #expect(state.nextStep(now: 0) == .stop)
         #expect(state.phase == .idle)
         #expect(state.pending.isEmpty)
@@ -63,14 +70,16 @@ struct LogWriterStateTests {
     func groupEntriesLimit() {
         var state = State()
         _ = state.submit("a", entryCount: 4, endingAt: nil)
-        #expect(state.nextStep(now: 0) == .prepare(["a"]))
+        #expect(state.nextStep(now: 0) == .startGroup(["a"], after: nil))
         _ = state.submit("b", entryCount: 4, endingAt: nil)
         _ = state.submit("c", entryCount: 4, endingAt: nil)
         _ = state.submit("d", entryCount: State.groupEntriesLimit, endingAt: nil)
-        #expect(state.nextStep(now: 0) == .prepare(["b", "c"]))
-        #expect(state.nextStep(now: 0) == .write, "d does not fit")
-        #expect(state.nextStep(now: 0) == .prepare(["d"]), "a new group takes it, however large")
-        #expect(state.nextStep(now: 0) == .write)
+        #expect(state.prepared(["a"], now: 0) == .prepare(["b", "c"], into: ["a"]))
+        #expect(state.prepared(["a", "b", "c"], now: 0) == .write(["a", "b", "c"]), "d does not fit")
+        state.committedAppends(end: Self.emptyEnd, commitNanoseconds: 0)
+        #expect(
+            state.nextStep(now: 0) == .startGroup(["d"], after: Self.emptyEnd), "a new group takes it, however large")
+        #expect(state.prepared(["d"], now: 0) == .write(["d"]))
     }
 
     @Test("the tail follows the last entry submitted, and the stored snapshot once the writer stops")
@@ -84,16 +93,16 @@ struct LogWriterStateTests {
         #expect(state.tail == b)
         _ = state.submit("empty", entryCount: 0, endingAt: nil)
         #expect(state.tail == b, "an append of no entries leaves the tail")
-        #expect(state.nextStep(now: 0) == .prepare(["1", "2", "empty"]))
-        #expect(state.nextStep(now: 0) == .write)
+        #expect(state.nextStep(now: 0) == .startGroup(["1", "2", "empty"], after: nil))
+        #expect(state.prepared(["1", "2", "empty"], now: 0) == .write(["1", "2", "empty"]))
         let latest = LatestRevision(
             revision: 7, checksum: 0, stored: StoredSnapshot(snapshot: stored, sections: [], runs: []))
-        state.committedAppends(groupSize: 1, end: LogEnd(latest: latest, nextChunkID: 9), commitNanoseconds: 1)
+        state.committedAppends(end: LogEnd(latest: latest, nextChunkID: 9), commitNanoseconds: 0)
         #expect(state.tail == b, "the tail stays while the writer runs")
         #expect(state.nextStep(now: 2) == .stop)
         #expect(state.tail == stored)
-        #expect(state.end?.latest?.revision == 7)
-        #expect(state.end?.nextChunkID == 9)
+        #expect(state.memory.end?.latest?.revision == 7)
+        #expect(state.memory.end?.nextChunkID == 9)
     }
 
     @Test("after a group, each request wakes the writer to be prepared until as many are gathered")
@@ -104,26 +113,26 @@ struct LogWriterStateTests {
         #expect(state.phase == .waiting(until: deadline))
         #expect(state.submit("a", entryCount: 1, endingAt: nil) == .wakeWriter)
         #expect(state.phase == .running)
-        #expect(state.nextStep(now: 1_010_000) == .prepare(["a"]))
-        #expect(state.nextStep(now: 1_020_000) == .wait(until: deadline), "the same deadline")
+        #expect(state.nextStep(now: 1_010_000) == .startGroup(["a"], after: Self.emptyEnd))
+        #expect(state.prepared(["a"], now: 1_020_000) == .wait(until: deadline), "the same deadline")
         #expect(state.submit("b", entryCount: 1, endingAt: nil) == .wakeWriter)
         #expect(state.submit("c", entryCount: 1, endingAt: nil) == .none, "the writer is already awake")
-        #expect(state.nextStep(now: 1_030_000) == .prepare(["b", "c"]))
-        #expect(state.nextStep(now: 1_040_000) == .write, "the group is full")
-        #expect(state.groupDeadline == nil)
+        #expect(state.nextStep(now: 1_030_000) == .prepare(["b", "c"], into: ["a"]), "the group was in the state")
+        #expect(state.prepared(["a", "b", "c"], now: 1_040_000) == .write(["a", "b", "c"]), "the group is full")
+        #expect(state.gathering?.deadline == nil)
     }
 
     @Test("an early wake-up waits again until the same deadline; at the deadline, the group is written")
     func deadline() {
         var state = Self.afterGroup(8, commit: 50_000)
         _ = state.submit("a", entryCount: 1, endingAt: nil)
-        #expect(state.nextStep(now: 10_000) == .prepare(["a"]))
-        #expect(state.nextStep(now: 10_000) == .wait(until: 60_000))
+        #expect(state.nextStep(now: 10_000) == .startGroup(["a"], after: Self.emptyEnd))
+        #expect(state.prepared(["a"], now: 10_000) == .wait(until: 60_000))
         // A late signal from an earlier wait ends this one early: the state says to wait again.
         #expect(state.nextStep(now: 20_000) == .wait(until: 60_000))
         _ = state.submit("b", entryCount: 1, endingAt: nil)
-        #expect(state.nextStep(now: 30_000) == .prepare(["b"]))
-        #expect(state.nextStep(now: 60_000) == .write)
+        #expect(state.nextStep(now: 30_000) == .prepare(["b"], into: ["a"]))
+        #expect(state.prepared(["a", "b"], now: 60_000) == .write(["a", "b"]))
         #expect(state.submit("c", entryCount: 1, endingAt: nil) == .none, "the writer is running")
     }
 
@@ -133,21 +142,21 @@ struct LogWriterStateTests {
         #expect(state.nextStep(now: 100) == .wait(until: 10_100))
         #expect(state.nextStep(now: 10_100) == .stop)
         #expect(state.phase == .idle)
-        #expect(state.groupDeadline == nil)
+        #expect(state.gathering?.deadline == nil)
         #expect(state.submit("late", entryCount: 1, endingAt: nil) == .startWriter)
-        #expect(state.nextStep(now: 50_000) == .prepare(["late"]))
-        #expect(state.nextStep(now: 50_000) == .wait(until: 60_000))
-        #expect(state.nextStep(now: 60_000) == .write)
-        state.committedAppends(groupSize: 1, end: Self.emptyEnd, commitNanoseconds: 10_000)
+        #expect(state.nextStep(now: 50_000) == .startGroup(["late"], after: Self.emptyEnd))
+        #expect(state.prepared(["late"], now: 50_000) == .wait(until: 60_000))
+        #expect(state.nextStep(now: 60_000) == .write(["late"]))
+        state.committedAppends(end: Self.emptyEnd, commitNanoseconds: 10_000)
         _ = state.submit("alone", entryCount: 1, endingAt: nil)
-        #expect(state.nextStep(now: 70_000) == .prepare(["alone"]))
-        #expect(state.nextStep(now: 70_000) == .write, "a group of one does not wait")
+        #expect(state.nextStep(now: 70_000) == .startGroup(["alone"], after: Self.emptyEnd))
+        #expect(state.prepared(["alone"], now: 70_000) == .write(["alone"]), "a group of one does not wait")
     }
 
     @Test("the wait lasts as long as the commit took, never more than the longest group wait")
     func waitIsBounded() {
         var slow = Self.afterGroup(4, commit: 20_000_000)
-        #expect(slow.groupWait == State.longestGroupWait)
+        #expect(slow.memory.groupWait == State.longestGroupWait)
         #expect(slow.nextStep(now: 5) == .wait(until: 5 + State.longestGroupWait))
         var fast = Self.afterGroup(4, commit: 1_000)
         #expect(fast.nextStep(now: 5) == .wait(until: 5 + 1_000))
@@ -156,47 +165,104 @@ struct LogWriterStateTests {
     @Test("a lone appender, a failed transaction and a full group's entries never wait")
     func noWait() {
         var alone = Self.afterGroup(1)
-        #expect(alone.groupWait == nil)
+        #expect(alone.memory.groupWait == nil)
         #expect(alone.nextStep(now: 1_000_000) == .stop)
 
         var failed = Self.afterGroup(8)
+        let eight = (0..<8).map { "x\($0)" }
+        for append in eight {
+            _ = failed.submit(append, entryCount: 1, endingAt: nil)
+        }
+        _ = failed.nextStep(now: 0)
+        #expect(failed.prepared(eight, now: 0) == .write(eight))
         failed.failedAppends()
-        #expect(failed.groupWait == nil)
-        #expect(failed.lastGroupSize == 0)
-        #expect(failed.end == nil)
+        #expect(failed.memory.groupWait == nil)
+        #expect(failed.memory.lastGroupSize == 0)
+        #expect(failed.memory.end == nil)
         _ = failed.submit("a", entryCount: 1, endingAt: nil)
-        #expect(failed.nextStep(now: 1_000_000) == .prepare(["a"]))
-        #expect(failed.nextStep(now: 1_000_000) == .write)
+        #expect(failed.nextStep(now: 1_000_000) == .startGroup(["a"], after: nil))
+        #expect(failed.prepared(["a"], now: 1_000_000) == .write(["a"]))
 
         var full = Self.afterGroup(8)
         _ = full.submit("batch", entryCount: State.groupEntriesLimit, endingAt: nil)
-        #expect(full.nextStep(now: 1_000_000) == .prepare(["batch"]))
-        #expect(full.nextStep(now: 1_000_000) == .write)
+        #expect(full.nextStep(now: 1_000_000) == .startGroup(["batch"], after: Self.emptyEnd))
+        #expect(full.prepared(["batch"], now: 1_000_000) == .write(["batch"]))
     }
 
     @Test("a drop submitted while the writer waits for a group wakes it and ends the group")
     func dropWakes() {
         var state = Self.afterGroup(8)
         _ = state.submit("a", entryCount: 1, endingAt: nil)
-        #expect(state.nextStep(now: 1_000_000) == .prepare(["a"]))
-        guard case .wait = state.nextStep(now: 1_000_000) else {
+        #expect(state.nextStep(now: 1_000_000) == .startGroup(["a"], after: Self.emptyEnd))
+        guard case .wait = state.prepared(["a"], now: 1_000_000) else {
             Issue.record("expected a wait")
             return
         }
         #expect(state.submit(drop: "d") == .wakeWriter)
-        #expect(state.nextStep(now: 1_000_001) == .write)
+        #expect(state.nextStep(now: 1_000_001) == .write(["a"]))
+        state.committedAppends(end: Self.emptyEnd, commitNanoseconds: 0)
         #expect(state.nextStep(now: 1_000_002) == .drop("d"))
     }
 
     @Test("commits count append and drop transactions; the group size is the last append transaction's")
     func counts() {
-        var state = State()
-        state.committedAppends(groupSize: 5, end: Self.emptyEnd, commitNanoseconds: 1)
+        var state = Self.afterGroup(5, commit: 1)
+        _ = state.submit(drop: "d")
+        #expect(state.nextStep(now: 0) == .drop("d"))
         state.committedDrop()
-        state.committedAppends(groupSize: 2, end: Self.emptyEnd, commitNanoseconds: 1)
-        #expect(state.commits == 3)
-        #expect(state.lastGroupSize == 2)
+        for append in ["a", "b"] {
+            _ = state.submit(append, entryCount: 1, endingAt: nil)
+        }
+        _ = state.nextStep(now: 1)
+        #expect(state.prepared(["a", "b"], now: 2) == .write(["a", "b"]), "the deadline has passed")
+        state.committedAppends(end: Self.emptyEnd, commitNanoseconds: 1)
+        #expect(state.memory.commits == 3)
+        #expect(state.memory.lastGroupSize == 2)
+        for append in ["c", "d"] {
+            _ = state.submit(append, entryCount: 1, endingAt: nil)
+        }
+        _ = state.nextStep(now: 10)
+        #expect(state.prepared(["c", "d"], now: 11) == .write(["c", "d"]))
         state.failedAppends()
-        #expect(state.commits == 3)
+        #expect(state.memory.commits == 3)
+    }
+
+    @Test("a drop that fails counts no commit and leaves the writer running")
+    func failedDrop() {
+        var state = State()
+        _ = state.submit(drop: "d")
+        _ = state.submit("a", entryCount: 1, endingAt: nil)
+        #expect(state.nextStep(now: 0) == .drop("d"))
+        state.failedDrop()
+        #expect(state.memory.commits == 0)
+        #expect(state.phase == .running)
+        #expect(state.nextStep(now: 0) == .startGroup(["a"], after: nil))
+    }
+
+    @Test(
+        "an event the state cannot take is a precondition failure",
+        arguments: [
+            "a step while preparing", "a group back while running", "a commit while idle", "a drop while writing",
+        ])
+    func impossibleTransitions(_ event: String) async {
+        await #expect(processExitsWith: .failure) { [event] in
+            var state = State()
+            switch event {
+            case "a step while preparing":
+                _ = state.submit("a", entryCount: 1, endingAt: nil)
+                _ = state.nextStep(now: 0)
+                _ = state.nextStep(now: 0)
+            case "a group back while running":
+                _ = state.submit("a", entryCount: 1, endingAt: nil)
+                _ = state.prepared(["a"], now: 0)
+            case "a commit while idle":
+                state.committedAppends(end: Self.emptyEnd, commitNanoseconds: 0)
+            default:
+                _ = state.submit("a", entryCount: 1, endingAt: nil)
+                _ = state.nextStep(now: 0)
+                _ = state.prepared(["a"], now: 0)
+                state.committedDrop()
+            }
+        }
     }
 }

@@ -8,8 +8,8 @@ import Testing
 struct ArgumentEncodingTests {
     /// Runs `script` with `/bin/sh` in `directory`, `$REPLAY` being the built tool. Foundation's
     /// `Process` takes arguments as `String`s, so bytes that are not UTF-8 are made by `printf`.
-    static func shell(_ script: String, in directory: TemporaryDirectory) throws -> ToolRunner.Result {
-        try StreamFailureTests.shell(
+    static func shell(_ script: String, in directory: TemporaryDirectory) async throws -> ToolRunner.Result {
+        try await StreamFailureTests.shell(
             "cd '\(directory.url.path)' && printf '{\"sections\": []}\\n' > s.jsonl && \(script)")
     }
 
@@ -36,11 +36,11 @@ struct ArgumentEncodingTests {
             ),
             (#""$REPLAY" "$(printf '\377')" --help"#, #"argument 1 is not valid UTF-8: "\xFF""#),
         ])
-    func argument(script: String, message: String) throws {
+    func argument(script: String, message: String) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         // The file the second case names exists: it must not be reported as missing.
-        let result = try Self.shell(
+        let result = try await Self.shell(
             #"printf '{"sections": []}\n' > "$(printf 'in\376.jsonl')" && "# + script, in: directory)
         #expect(result.status == 64, "\(result)")
         #expect(
@@ -52,10 +52,11 @@ struct ArgumentEncodingTests {
     }
 
     @Test("a $REPLAY_LOG that is not UTF-8 is bad input, and no log is created")
-    func logVariable() throws {
+    func logVariable() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let result = try Self.shell(#"REPLAY_LOG="$(printf 'env\377.lmdb')" "$REPLAY" import s.jsonl"#, in: directory)
+        let result = try await Self.shell(
+            #"REPLAY_LOG="$(printf 'env\377.lmdb')" "$REPLAY" import s.jsonl"#, in: directory)
         #expect(result.status == 2, "\(result)")
         #expect(
             result.stderr
@@ -65,10 +66,10 @@ struct ArgumentEncodingTests {
     }
 
     @Test("arguments and $REPLAY_LOG beyond ASCII that are valid UTF-8 are used as given")
-    func validUTF8() throws {
+    func validUTF8() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let result = try Self.shell(
+        let result = try await Self.shell(
             #"REPLAY_LOG=env-é.lmdb "$REPLAY" import s.jsonl && "$REPLAY" import s.jsonl --log 'arg-☃.lmdb'"#,
             in: directory)
         #expect(result.status == 0, "\(result)")
@@ -76,11 +77,11 @@ struct ArgumentEncodingTests {
     }
 
     @Test("a line break or an escape sequence in a path is escaped in errors: one line, no terminal control")
-    func controlsInErrors() throws {
+    func controlsInErrors() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.path("no\nsuch\u{1B}[31m.lmdb")
-        let result = try ToolRunner.run(["log", "--log", path])
+        let result = try await ToolRunner.run(["log", "--log", path])
         #expect(result.status == 2, "\(result)")
         let shown = directory.path(#"no\nsuch\u{1b}[31m.lmdb"#)
         #expect(
@@ -99,8 +100,8 @@ struct ArgumentEncodingTests {
             (["verify", "extra\u{7}"], #"Error: Unexpected argument 'extra\u{7}'"#),
             (["log", "--from", "1", "--to", "\r2"], #"Error: The value '\r2' is invalid for '--to <revision>'"#),
         ])
-    func controlsInParserErrors(arguments: [String], firstLine: String) throws {
-        let result = try ToolRunner.run(arguments)
+    func controlsInParserErrors(arguments: [String], firstLine: String) async throws {
+        let result = try await ToolRunner.run(arguments)
         #expect(result.status == 64, "\(result)")
         let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.first.map(String.init) == firstLine, "\(result)")

@@ -8,55 +8,55 @@ import Testing
 @Suite("replay verify and replay play")
 struct CheckingCommandTests {
     @Test("verify passes on a good log")
-    func verifyGood() throws {
-        let (directory, log) = try ReadingCommandTests.makeLog()
+    func verifyGood() async throws {
+        let (directory, log) = try await ReadingCommandTests.makeLog()
         defer { directory.remove() }
-        let result = try ToolRunner.run(["verify", "--log", log])
+        let result = try await ToolRunner.run(["verify", "--log", log])
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout == "verified revisions 1 to 3 (3): ok\n")
         #expect(result.stderr == "")
     }
 
     @Test("verify names the revision whose stored record was changed behind the log's back")
-    func verifyTampered() throws {
-        let (directory, log) = try Tampering.damagedLog(revisions: 6, damaged: 4)
+    func verifyTampered() async throws {
+        let (directory, log) = try await Tampering.damagedLog(revisions: 6, damaged: 4)
         defer { directory.remove() }
-        let result = try ToolRunner.run(["verify", "--log", log])
+        let result = try await ToolRunner.run(["verify", "--log", log])
         #expect(result.status == 1, "\(result)")
         #expect(result.stdout == "")
         #expect(result.stderr.hasPrefix("replay: verification failed: revision 4"), "\(result.stderr)")
         // Revisions before the damage still verify.
-        #expect(try ToolRunner.run(["verify", "--log", log, "--to", "3"]).status == 0)
+        #expect(try await ToolRunner.run(["verify", "--log", log, "--to", "3"]).status == 0)
     }
 
     @Test(
         "replay stops at the revision whose stored record was changed, with exit status 1 as verify",
         arguments: ["strict", "text", "jsonl"])
-    func replayTampered(renderer: String) throws {
-        let (directory, log) = try Tampering.damagedLog(revisions: 6, damaged: 4)
+    func replayTampered(renderer: String) async throws {
+        let (directory, log) = try await Tampering.damagedLog(revisions: 6, damaged: 4)
         defer { directory.remove() }
-        let result = try ToolRunner.run(["play", "--log", log, "--into", renderer])
+        let result = try await ToolRunner.run(["play", "--log", log, "--into", renderer])
         #expect(result.status == 1, "\(result)")
         #expect(result.stderr.hasPrefix("replay: replay stopped: the record of revision 4"), "\(result.stderr)")
-        #expect(try ToolRunner.run(["play", "--log", log, "--into", renderer, "--to", "3"]).status == 0)
+        #expect(try await ToolRunner.run(["play", "--log", log, "--into", renderer, "--to", "3"]).status == 0)
     }
 
     /// `stats` trapped on the range 524289...6, `verify` and `log` called every revision
     /// "out of range", and `tail --from 1` said revision 1 was dropped by retention.
     @Test("a damaged first revision key is reported as damage by every reading command, without a crash")
-    func damagedFirstKey() throws {
+    func damagedFirstKey() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let log = directory.path("app.lmdb")
-        #expect(try ToolRunner.run(["import", "-", "--log", log], input: Fixtures.growing(6)).status == 0)
+        #expect(try await ToolRunner.run(["import", "-", "--log", log], input: Fixtures.growing(6)).status == 0)
         #expect(try FileDamage.renumberFirstRevisionKey(ofLogAt: log, to: 524_289) >= 1)
         let damage =
             "the first revision key of the log at \(log) reads 524289, and the latest revision is 6: a key was damaged"
-        let verify = try ToolRunner.run(["verify", "--log", log])
+        let verify = try await ToolRunner.run(["verify", "--log", log])
         #expect(verify.status == 1, "\(verify)")
         #expect(verify.stderr.hasPrefix("replay: verification failed: " + damage), "\(verify.stderr)")
         for command in [["stats"], ["log"], ["export"], ["show", "1"], ["tail", "--from", "1"]] {
-            let result = try ToolRunner.run(command + ["--log", log])
+            let result = try await ToolRunner.run(command + ["--log", log])
             #expect(result.status == 2, "\(command): \(result)")
             #expect(result.stderr.hasPrefix("replay: " + damage), "\(command): \(result.stderr)")
         }
@@ -66,14 +66,14 @@ struct CheckingCommandTests {
     /// at open refuses it first (`ChangeLog.Options.untrusted`); the library's reads of a log
     /// opened without the walk refuse it when it is lent (`MappedFileBoundsTests`).
     @Test("a record whose stored size reaches past the data file is refused at open, naming its node, once")
-    func recordPastTheFile() throws {
+    func recordPastTheFile() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let log = directory.path("app.lmdb")
-        #expect(try ToolRunner.run(["import", "-", "--log", log], input: Fixtures.growing(6)).status == 0)
+        #expect(try await ToolRunner.run(["import", "-", "--log", log], input: Fixtures.growing(6)).status == 0)
         #expect(try FileDamage.inflateRecordSize(ofRevision: 4, ofLogAt: log) >= 1)
         for command in [["show", "4"], ["verify"], ["export"], ["stats"]] {
-            let result = try ToolRunner.run(command + ["--log", log])
+            let result = try await ToolRunner.run(command + ["--log", log])
             #expect(result.status == 2, "\(command): \(result)")
             #expect(
                 result.stderr.hasPrefix("replay: cannot open the log at \(log): its data file is damaged (node "),
@@ -84,11 +84,11 @@ struct CheckingCommandTests {
     }
 
     @Test("export of a damaged log writes every revision before the damage, then names it")
-    func exportStopsAtDamage() throws {
-        let (directory, log) = try Tampering.damagedLog(revisions: 6, damaged: 4)
+    func exportStopsAtDamage() async throws {
+        let (directory, log) = try await Tampering.damagedLog(revisions: 6, damaged: 4)
         defer { directory.remove() }
         for command in ["export", "log"] {
-            let result = try ToolRunner.run([command, "--log", log])
+            let result = try await ToolRunner.run([command, "--log", log])
             #expect(result.status == 2, "\(command): \(result)")
             #expect(result.stderr.contains("revision 4"), "\(command): \(result.stderr)")
             if command == "export" {
@@ -119,10 +119,10 @@ struct CheckingCommandTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let log = try await Self.logWithBadBatch(in: directory)
-        let verify = try ToolRunner.run(["verify", "--log", log])
+        let verify = try await ToolRunner.run(["verify", "--log", log])
         #expect(verify.status == 1)
         #expect(verify.stderr.hasPrefix("replay: verification failed: revision 2"), "\(verify.stderr)")
-        let replay = try ToolRunner.run(["play", "--log", log, "--into", "strict"])
+        let replay = try await ToolRunner.run(["play", "--log", log, "--into", "strict"])
         #expect(replay.status == 1)
         #expect(replay.stdout == "")
         #expect(replay.stderr.hasPrefix("replay: replay refused: revision 2"), "\(replay.stderr)")
@@ -130,19 +130,19 @@ struct CheckingCommandTests {
     }
 
     @Test("replay --into strict accepts a good history")
-    func replayStrict() throws {
-        let (directory, log) = try ReadingCommandTests.makeLog()
+    func replayStrict() async throws {
+        let (directory, log) = try await ReadingCommandTests.makeLog()
         defer { directory.remove() }
-        let result = try ToolRunner.run(["play", "--log", log])
+        let result = try await ToolRunner.run(["play", "--log", log])
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout == "replayed revisions 1 to 3 into the strict renderer: 3 batches accepted\n")
     }
 
     @Test("replay --into text prints the list as it evolves, changed rows marked")
-    func replayText() throws {
-        let (directory, log) = try ReadingCommandTests.makeLog()
+    func replayText() async throws {
+        let (directory, log) = try await ReadingCommandTests.makeLog()
         defer { directory.remove() }
-        let result = try ToolRunner.run(["play", "--log", log, "--into", "text", "--from", "2"])
+        let result = try await ToolRunner.run(["play", "--log", log, "--into", "text", "--from", "2"])
         #expect(result.status == 0, "\(result)")
         #expect(
             result.stdout == """
@@ -165,10 +165,10 @@ struct CheckingCommandTests {
     }
 
     @Test("replay --into jsonl writes one object per reload or batch")
-    func replayJSONLines() throws {
-        let (directory, log) = try ReadingCommandTests.makeLog()
+    func replayJSONLines() async throws {
+        let (directory, log) = try await ReadingCommandTests.makeLog()
         defer { directory.remove() }
-        let result = try ToolRunner.run(["play", "--log", log, "--into", "jsonl", "--from", "3"])
+        let result = try await ToolRunner.run(["play", "--log", log, "--into", "jsonl", "--from", "3"])
         #expect(result.status == 0, "\(result)")
         #expect(
             result.stdout == """
@@ -179,8 +179,8 @@ struct CheckingCommandTests {
     }
 
     @Test("replay rejects an unknown renderer")
-    func unknownRenderer() throws {
-        let result = try ToolRunner.run(["play", "--into", "html"])
+    func unknownRenderer() async throws {
+        let result = try await ToolRunner.run(["play", "--into", "html"])
         #expect(result.status == 64)
     }
 
@@ -189,7 +189,7 @@ struct CheckingCommandTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let log = try await Self.logWithBadBatch(in: directory)
-        let export = try ToolRunner.run(["export", "--log", log, "--from", "1", "--to", "2"])
+        let export = try await ToolRunner.run(["export", "--log", log, "--from", "1", "--to", "2"])
         #expect(export.status == 0)
         let records = try export.stdout.split(separator: "\n").map {
             try RevisionRecord(jsonLine: $0.utf8)
@@ -206,21 +206,21 @@ struct CheckingCommandTests {
     }
 
     @Test("long work shows no progress through a pipe")
-    func noProgressThroughPipe() throws {
-        let (directory, log) = try ReadingCommandTests.makeLog()
+    func noProgressThroughPipe() async throws {
+        let (directory, log) = try await ReadingCommandTests.makeLog()
         defer { directory.remove() }
-        let piped = try ToolRunner.run(["verify", "--log", log])
+        let piped = try await ToolRunner.run(["verify", "--log", log])
         #expect(piped.stderr == "")
     }
 
     @Test(
         "long work shows progress on a terminal",
         .enabled(if: ToolRunner.canRunOnTerminal, ToolRunner.terminalRequirement))
-    func progressOnTerminal() throws {
-        let (directory, log) = try ReadingCommandTests.makeLog()
+    func progressOnTerminal() async throws {
+        let (directory, log) = try await ReadingCommandTests.makeLog()
         defer { directory.remove() }
         // `script` gives the tool a terminal; its output is what the terminal showed.
-        let shown = try ToolRunner.runOnTerminal(["verify", "--log", log])
+        let shown = try await ToolRunner.runOnTerminal(["verify", "--log", log])
         #expect(shown.contains("\rverifying revisions: 1 of 3 (33%)"))
         #expect(shown.hasSuffix("verified revisions 1 to 3 (3): ok\r\n"))
     }

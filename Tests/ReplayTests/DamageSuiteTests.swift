@@ -31,21 +31,21 @@ struct DamageSuiteTests {
     }
 
     @Test("every reading command answers or refuses each damaged copy with one line, and never crashes")
-    func damagedCopies() throws {
+    func damagedCopies() async throws {
         let environment = ProcessInfo.processInfo.environment
         let count = environment["DAMAGE_COPIES"].flatMap { Int($0) } ?? 40
         let seed = environment["DAMAGE_SEED"].flatMap { UInt64($0) } ?? 2026
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let base = directory.path("base")
-        let demo = try ToolRunner.run(["demo", "--log", base, "--revisions", "120"])
+        let demo = try await ToolRunner.run(["demo", "--log", base, "--revisions", "120"])
         try #require(demo.status == 0, "\(demo)")
         let used = try ChangeLog(path: base, options: .init(readOnly: true)).bytesInUse
         let file = try #require(FileManager.default.contents(atPath: base + "/data.mdb"))
         let copies = DamagedCopies(of: [UInt8](file.prefix(used)), seed: seed)
         var expected: [[String]: String] = [:]
         for command in Self.answersChecked {
-            let run = try ToolRunner.run(command + ["--log", base])
+            let run = try await ToolRunner.run(command + ["--log", base])
             try #require(run.status == 0, "\(command): \(run)")
             expected[command] = run.stdout
         }
@@ -58,7 +58,7 @@ struct DamageSuiteTests {
             try FileManager.default.createDirectory(atPath: log, withIntermediateDirectories: false)
             try Data(copy.bytes).write(to: URL(fileURLWithPath: log + "/data.mdb"))
             for command in Self.commands {
-                let outcome = try Self.run(command + ["--log", log], expected: expected[command])
+                let outcome = try await Self.run(command + ["--log", log], expected: expected[command])
                 switch outcome {
                 case .answered: tally["answered", default: 0] += 1
                 case .failedCheck: tally["failed a check", default: 0] += 1
@@ -92,16 +92,16 @@ struct DamageSuiteTests {
     /// Runs the tool with `arguments` and classifies how it ended; an answer must be `expected`
     /// when given (for `export`, its first lines will do). A first line of standard error that
     /// starts with `warning`, when given, is expected and set aside.
-    static func run(_ arguments: [String], expected: String? = nil, warning: String? = nil) throws -> Outcome {
+    static func run(_ arguments: [String], expected: String? = nil, warning: String? = nil) async throws -> Outcome {
         let running = try ToolRunner.start(arguments)
         try running.stdin.fileHandleForWriting.close()
         let errors = ReadAll(running.stderr.fileHandleForReading)
-        let output = running.stdout.fileHandleForReading.readToEndRetryingInterruptions()
-        var stderr = String(decoding: errors.wait(), as: UTF8.self)
+        let output = await running.stdout.fileHandleForReading.readToEndOffThePool()
+        var stderr = String(decoding: await errors.wait(), as: UTF8.self)
         if let warning, stderr.hasPrefix(warning), let end = stderr.firstIndex(of: "\n") {
             stderr.removeSubrange(...end)
         }
-        running.process.waitUntilExit()
+        await running.process.exited()
         let status = running.process.terminationStatus
         if running.process.terminationReason == .uncaughtSignal { return .crashed(status) }
         let oneLine = stderr.hasPrefix("replay: ") && stderr.filter { $0 == "\n" }.count == 1

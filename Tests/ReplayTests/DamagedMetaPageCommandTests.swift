@@ -13,12 +13,12 @@ struct DamagedMetaPageCommandTests {
         arguments: [
             MetaPageDamage.mainRootZero, .mainRootPastLastPage, .mainDepthTooLarge, .lastPageHuge, .lastPageLargest,
         ])
-    func damagedMetaPage(damage: MetaPageDamage) throws {
-        let (directory, log) = try ReadingCommandTests.makeLog()
+    func damagedMetaPage(damage: MetaPageDamage) async throws {
+        let (directory, log) = try await ReadingCommandTests.makeLog()
         defer { directory.remove() }
         try damage.apply(toLogAt: log)
         for command in [["verify"], ["export"], ["show", "1"], ["stats"], ["log"], ["tail"]] {
-            let result = try ToolRunner.run(command + ["--log", log])
+            let result = try await ToolRunner.run(command + ["--log", log])
             #expect(result.status == 2, "\(command): \(result)")
             #expect(result.stdout.isEmpty, "\(command): \(result)")
             #expect(

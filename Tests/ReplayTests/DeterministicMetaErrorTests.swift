@@ -13,13 +13,13 @@ struct DeterministicMetaErrorTests {
     static let meta = "{" + keys.enumerated().map { #""\#($1)": \#($0)"# }.joined(separator: ", ") + "}"
 
     @Test("import names the first bad meta key in line order, in every run")
-    func importNamesFirstKey() throws {
+    func importNamesFirstKey() async throws {
         let line = #"{"meta": \#(Self.meta), "sections": []}"# + "\n"
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let log = directory.path("app.lmdb")
         for _ in 0..<6 {
-            let result = try ToolRunner.run(["import", "-", "--log", log], input: line)
+            let result = try await ToolRunner.run(["import", "-", "--log", log], input: line)
             #expect(result.status == 2)
             #expect(
                 result.stderr
@@ -30,7 +30,7 @@ struct DeterministicMetaErrorTests {
         let revision = #"{"revision": 4, "meta": \#(Self.meta), "snapshot": {"sections": []}}"# + "\n"
         for arguments in [["import", "-", "--log", log], ["import", "-", "--log", log, "--commit-every", "1"]] {
             for _ in 0..<3 {
-                let result = try ToolRunner.run(arguments, input: revision)
+                let result = try await ToolRunner.run(arguments, input: revision)
                 #expect(result.status == 2)
                 #expect(
                     result.stderr.hasPrefix(
@@ -40,13 +40,13 @@ struct DeterministicMetaErrorTests {
     }
 
     @Test("diff names the first bad meta key of a snapshot file in line order, in every run")
-    func diffNamesFirstKey() throws {
+    func diffNamesFirstKey() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let good = try directory.write("good.json", #"{"sections": []}"#)
         let bad = try directory.write("bad.json", #"{"sections": [], "meta": \#(Self.meta)}"#)
         for _ in 0..<6 {
-            let result = try ToolRunner.run(["diff", good, bad])
+            let result = try await ToolRunner.run(["diff", good, bad])
             #expect(result.status == 2)
             #expect(result.stderr == "replay: \(bad): column 33, meta.q7: expected a string, found 0\n")
         }

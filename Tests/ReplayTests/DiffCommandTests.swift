@@ -4,7 +4,7 @@ import Testing
 @Suite("replay diff")
 struct DiffCommandTests {
     @Test("prints FORMAT.md changes on one line, or indented with --pretty")
-    func happyPath() throws {
+    func happyPath() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let old = try directory.write(
@@ -13,13 +13,13 @@ struct DiffCommandTests {
             "new.json",
             #"{"sections": [{"title": "B", "items": []}, {"title": "A", "items": [{"id": "b"}, {"id": "a", "summary": "2"}]}]}"#
         )
-        let result = try ToolRunner.run(["diff", old, new])
+        let result = try await ToolRunner.run(["diff", old, new])
         #expect(result.status == 0, "\(result)")
         #expect(
             result.stdout
                 == #"{"sections":{"deleted":[],"inserted":[{"index":0,"title":"B","items":[]}],"moved":[],"updated":[]},"items":{"deleted":[],"inserted":[],"moved":[{"from":[0,1],"to":[1,0]}],"updated":[{"from":[0,0],"to":[1,1],"summary":"2"}]}}"#
                 + "\n")
-        let pretty = try ToolRunner.run(["diff", old, new, "--pretty"])
+        let pretty = try await ToolRunner.run(["diff", old, new, "--pretty"])
         #expect(
             pretty.stdout == """
                 {
@@ -123,12 +123,12 @@ struct DiffCommandTests {
             ("\u{FEFF}{\"sections\": [x]}", #"column 15, sections[0]: not valid JSON: invalid value ("x]}")"#),
             ("\u{FEFF}{\"sections\":\n [x]}", #"line 2, column 3, sections[0]: not valid JSON: invalid value ("x]}")"#),
         ])
-    func badInput(contents: String, problem: String) throws {
+    func badInput(contents: String, problem: String) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let good = try directory.write("good.json", #"{"sections": []}"#)
         let bad = try directory.write("bad.json", contents)
-        let result = try ToolRunner.run(["diff", good, bad])
+        let result = try await ToolRunner.run(["diff", good, bad])
         #expect(result.status == 2)
         #expect(result.stdout == "")
         #expect(result.stderr == "replay: \(bad): \(problem)\n")
@@ -137,7 +137,7 @@ struct DiffCommandTests {
     /// `replay diff` reads a snapshot file's `meta` as an import reads it, and names a huge key
     /// as it does: its first 60 characters and its length, not its megabytes.
     @Test("a multi-megabyte meta key is cut in the message that names it")
-    func hugeMetaKey() throws {
+    func hugeMetaKey() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let good = try directory.write("good.json", #"{"sections": []}"#)
@@ -156,7 +156,7 @@ struct DiffCommandTests {
         ]
         for (contents, problem) in cases {
             let bad = try directory.write("bad.json", contents)
-            let result = try ToolRunner.run(["diff", good, bad])
+            let result = try await ToolRunner.run(["diff", good, bad])
             #expect(result.status == 2)
             #expect(result.stdout == "")
             // Compared only once short: a failure must not print megabytes.
@@ -170,7 +170,7 @@ struct DiffCommandTests {
     @Test(
         "a snapshot file in UTF-16 or UTF-32 is refused, named, even from standard input",
         arguments: Fixtures.foreignEncodings)
-    func notUTF8(encoding: String.Encoding, name: String) throws {
+    func notUTF8(encoding: String.Encoding, name: String) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let good = try directory.write("good.json", #"{"sections": []}"#)
@@ -179,31 +179,31 @@ struct DiffCommandTests {
         for (file, text) in [("plain.json", json), ("marked.json", "\u{FEFF}" + json)] {
             let bad = directory.path(file)
             try #require(text.data(using: encoding)).write(to: URL(fileURLWithPath: bad))
-            let result = try ToolRunner.run(["diff", good, bad])
+            let result = try await ToolRunner.run(["diff", good, bad])
             #expect(result.status == 2, "\(result)")
             #expect(result.stdout == "")
             #expect(result.stderr == "replay: \(bad): \(problem)\n")
         }
-        let piped = try StreamFailureTests.shell(
+        let piped = try await StreamFailureTests.shell(
             "\"$REPLAY\" diff '\(good)' - < '\(directory.path("plain.json"))'")
         #expect(piped.status == 2, "\(piped)")
         #expect(piped.stderr == "replay: standard input: \(problem)\n")
     }
 
     @Test("a missing file is named")
-    func missing() throws {
-        let result = try ToolRunner.run(["diff", "/nonexistent/old.json", "/nonexistent/new.json"])
+    func missing() async throws {
+        let result = try await ToolRunner.run(["diff", "/nonexistent/old.json", "/nonexistent/new.json"])
         #expect(result.status == 2)
         #expect(result.stderr == "replay: /nonexistent/old.json: no such file\n")
     }
 
     /// An empty path (an unset shell variable) is called empty, not `replay: : no such file`.
     @Test("an empty path is named as such, by diff and import", arguments: [["diff", "", "-"], ["import", ""]])
-    func emptyPath(arguments: [String]) throws {
+    func emptyPath(arguments: [String]) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         // Run where import's default log, ./replay.lmdb, would be created.
-        let result = try ToolRunner.run(arguments, input: "{}", directory: directory.url)
+        let result = try await ToolRunner.run(arguments, input: "{}", directory: directory.url)
         #expect(result.status == 2)
         #expect(
             result.stderr == #"replay: an input file's path is empty (""): pass a file, or - for standard input"# + "\n"
@@ -212,8 +212,8 @@ struct DiffCommandTests {
     }
 
     @Test("only one snapshot can come from standard input")
-    func bothFromStandardInput() throws {
-        let result = try ToolRunner.run(["diff", "-", "-"], input: "{}")
+    func bothFromStandardInput() async throws {
+        let result = try await ToolRunner.run(["diff", "-", "-"], input: "{}")
         #expect(result.status == 64)
         #expect(result.stderr.contains("only one of the two snapshots can come from standard input (-)"))
     }

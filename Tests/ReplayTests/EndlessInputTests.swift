@@ -15,7 +15,7 @@ struct EndlessInputTests {
                 #"replay: standard input: line 2, column 1: not valid JSON: text after the value ("\u{0}"#
             ),
         ])
-    func nulInEndlessInput(command: [String], message: String) throws {
+    func nulInEndlessInput(command: [String], message: String) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let log = directory.path("app.lmdb")
@@ -32,11 +32,11 @@ struct EndlessInputTests {
         // Less than a pipe holds: the write never waits for the tool to read.
         let input = running.stdin.fileHandleForWriting
         try input.write(contentsOf: Data(#"{"sections": []}"#.utf8) + Data([0x0A]) + Data(count: 60_000))
-        process.waitUntilExit()
+        await process.exited()
         try? input.close()
         #expect(process.terminationReason == .exit)
         #expect(process.terminationStatus == 2)
-        #expect(String(decoding: errors.wait(), as: UTF8.self).hasPrefix(message))
+        #expect(String(decoding: await errors.wait(), as: UTF8.self).hasPrefix(message))
         #expect(!FileManager.default.fileExists(atPath: log))
     }
 }

@@ -7,26 +7,26 @@ import Testing
 @Suite("Everyday use of the tool")
 struct EverydayUseTests {
     @Test("play replays; replay replay is an unknown command, and the help shows play")
-    func playAndNoAlias() throws {
-        let (directory, log) = try ReadingCommandTests.makeLog()
+    func playAndNoAlias() async throws {
+        let (directory, log) = try await ReadingCommandTests.makeLog()
         defer { directory.remove() }
         for renderer in ["strict", "text", "jsonl"] {
-            let play = try ToolRunner.run(["play", "--log", log, "--into", renderer])
+            let play = try await ToolRunner.run(["play", "--log", log, "--into", renderer])
             #expect(play.status == 0, "\(play)")
         }
         #expect(
-            try ToolRunner.run(["play", "--log", log]).stdout
+            try await ToolRunner.run(["play", "--log", log]).stdout
                 == "replayed revisions 1 to 3 into the strict renderer: 3 batches accepted\n")
-        let help = try ToolRunner.run(["--help"]).stdout
+        let help = try await ToolRunner.run(["--help"]).stdout
         #expect(help.contains("\n  play "), "\(help)")
         #expect(!help.contains("\n  replay "), "\(help)")
-        #expect(try ToolRunner.run(["play", "--help"]).stdout.contains("replay play --log app.lmdb --into strict"))
-        let former = try ToolRunner.run(["replay", "--log", log])
+        #expect(try await ToolRunner.run(["play", "--help"]).stdout.contains("replay play --log app.lmdb --into strict"))
+        let former = try await ToolRunner.run(["replay", "--log", log])
         #expect(former.status == 64 && former.stdout == "", "\(former)")
         #expect(
             former.stderr.hasPrefix("replay: unknown command 'replay' (did you mean 'play'?); the commands are demo, "),
             "\(former)")
-        let mistyped = try ToolRunner.run(["paly"])
+        let mistyped = try await ToolRunner.run(["paly"])
         #expect(mistyped.status == 64)
         #expect(
             mistyped.stderr
@@ -35,33 +35,33 @@ struct EverydayUseTests {
     }
 
     @Test("log -n N lists the newest N revisions of the range, as git log -n does")
-    func logCount() throws {
+    func logCount() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let log = directory.path("app.lmdb")
-        #expect(try ToolRunner.run(["import", "-", "--log", log], input: Fixtures.growing(6)).status == 0)
-        func revisions(_ arguments: [String]) throws -> [String] {
-            let result = try ToolRunner.run(["log", "--log", log] + arguments)
+        #expect(try await ToolRunner.run(["import", "-", "--log", log], input: Fixtures.growing(6)).status == 0)
+        func revisions(_ arguments: [String]) async throws -> [String] {
+            let result = try await ToolRunner.run(["log", "--log", log] + arguments)
             #expect(result.status == 0 && result.stderr == "", "\(result)")
             return result.stdout.split(separator: "\n").map { String($0.prefix { $0 != " " }) }
         }
-        #expect(try revisions(["-n", "2"]) == ["6", "5"])
-        #expect(try revisions(["--max-count", "3"]) == ["6", "5", "4"])
-        #expect(try revisions(["-n", "2", "--to", "3"]) == ["3", "2"])
-        #expect(try revisions(["-n", "5", "--from", "4"]) == ["6", "5", "4"])
-        #expect(try revisions(["-n", "100"]) == ["6", "5", "4", "3", "2", "1"])
-        #expect(try revisions(["-n", "0"]) == [])
-        let full = try ToolRunner.run(["log", "--log", log]).stdout
-        #expect(try ToolRunner.run(["log", "--log", log, "-n", "1"]).stdout == full.prefix { $0 != "\n" } + "\n")
+        #expect(try await revisions(["-n", "2"]) == ["6", "5"])
+        #expect(try await revisions(["--max-count", "3"]) == ["6", "5", "4"])
+        #expect(try await revisions(["-n", "2", "--to", "3"]) == ["3", "2"])
+        #expect(try await revisions(["-n", "5", "--from", "4"]) == ["6", "5", "4"])
+        #expect(try await revisions(["-n", "100"]) == ["6", "5", "4", "3", "2", "1"])
+        #expect(try await revisions(["-n", "0"]) == [])
+        let full = try await ToolRunner.run(["log", "--log", log]).stdout
+        #expect(try await ToolRunner.run(["log", "--log", log, "-n", "1"]).stdout == full.prefix { $0 != "\n" } + "\n")
         for count in ["-1", "-5"] {
-            let negative = try ToolRunner.run(["log", "--log", log, "-n", count])
+            let negative = try await ToolRunner.run(["log", "--log", log, "-n", count])
             #expect(negative.status == 64)
             #expect(negative.stderr == "replay: -n takes a number that is not negative, not \(count)\n")
         }
     }
 
     @Test("stats groups digits in threes and counts in the singular for one")
-    func statsNumbers() throws {
+    func statsNumbers() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let log = directory.path("app.lmdb")
@@ -69,8 +69,8 @@ struct EverydayUseTests {
         let input =
             #"{"sections": [{"title": "Many", "items": [{"id": "only"}]}]}"# + "\n"
             + #"{"sections": [{"title": "Many", "items": [\#(items)]}]}"# + "\n"
-        #expect(try ToolRunner.run(["import", "-", "--log", log], input: input).status == 0)
-        let stats = try ToolRunner.run(["stats", "--log", log])
+        #expect(try await ToolRunner.run(["import", "-", "--log", log], input: input).status == 0)
+        let stats = try await ToolRunner.run(["stats", "--log", log])
         #expect(stats.status == 0, "\(stats)")
         let lines = stats.stdout.split(separator: "\n").map(String.init)
         #expect(lines.contains("largest        revision 2: 1,234 items in 1 section"), "\(stats)")
@@ -79,8 +79,8 @@ struct EverydayUseTests {
 
         let small = directory.path("small.lmdb")
         let one = #"{"sections": [{"title": "One", "items": [{"id": "only"}]}]}"# + "\n"
-        #expect(try ToolRunner.run(["import", "-", "--log", small], input: one).status == 0)
-        let smallStats = try ToolRunner.run(["stats", "--log", small]).stdout
+        #expect(try await ToolRunner.run(["import", "-", "--log", small], input: one).status == 0)
+        let smallStats = try await ToolRunner.run(["stats", "--log", small]).stdout
         #expect(smallStats.contains("\nlargest        revision 1: 1 item in 1 section\n"), "\(smallStats)")
         #expect(smallStats.contains("\nrevisions      1 (1 to 1)\n"), "\(smallStats)")
     }
@@ -88,7 +88,7 @@ struct EverydayUseTests {
     @Test(
         "import and demo refuse to create a log in a directory that holds other files, naming a few",
         arguments: [["import", "-"], ["demo", "--revisions", "2"]])
-    func crowdedDirectory(command: [String]) throws {
+    func crowdedDirectory(command: [String]) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let crowded = directory.path("project")
@@ -97,7 +97,7 @@ struct EverydayUseTests {
             #expect(FileManager.default.createFile(atPath: crowded + "/" + name, contents: Data("x".utf8)))
         }
         let input = #"{"sections": []}"# + "\n"
-        let refused = try ToolRunner.run(command + ["--log", crowded], input: input)
+        let refused = try await ToolRunner.run(command + ["--log", crowded], input: input)
         #expect(refused.status == 2, "\(refused)")
         #expect(
             refused.stderr
@@ -106,25 +106,25 @@ struct EverydayUseTests {
                 + "subdirectory, such as --log \(crowded)/replay.lmdb\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: crowded).count == 4, "nothing created")
         // The subdirectory it suggests works, and so does a directory that is empty.
-        #expect(try ToolRunner.run(command + ["--log", crowded + "/replay.lmdb"], input: input).status == 0)
+        #expect(try await ToolRunner.run(command + ["--log", crowded + "/replay.lmdb"], input: input).status == 0)
         let empty = directory.path("empty")
         try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: false)
-        #expect(try ToolRunner.run(command + ["--log", empty], input: input).status == 0)
+        #expect(try await ToolRunner.run(command + ["--log", empty], input: input).status == 0)
         // A log's own directory takes more, whatever else it holds.
         #expect(FileManager.default.createFile(atPath: empty + "/README", contents: Data("x".utf8)))
-        let again = try ToolRunner.run(command + ["--log", empty], input: input)
+        let again = try await ToolRunner.run(command + ["--log", empty], input: input)
         #expect(again.status == 0, "\(again)")
         let two = directory.path("two")
         try FileManager.default.createDirectory(atPath: two, withIntermediateDirectories: false)
         for name in ["b", "a"] {
             #expect(FileManager.default.createFile(atPath: two + "/" + name, contents: Data()))
         }
-        let named = try ToolRunner.run(command + ["--log", two], input: input)
+        let named = try await ToolRunner.run(command + ["--log", two], input: input)
         #expect(named.stderr.hasPrefix("replay: \(two) holds other files (a, b) and no log:"), "\(named)")
     }
 
     @Test("the demo explains its counts, and its next commands work as printed from another directory")
-    func demoNextSteps() throws {
+    func demoNextSteps() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let start = directory.path("start")
@@ -134,7 +134,7 @@ struct EverydayUseTests {
         }
         // Off the PATH, as after `scripts/demo.sh`; the log given relative to where the demo ran.
         let offPath = ["PATH": "/usr/bin:/bin"]
-        let demo = try ToolRunner.run(
+        let demo = try await ToolRunner.run(
             ["demo", "--log", "my log.lmdb", "--revisions", "20"], environment: offPath,
             directory: URL(fileURLWithPath: start))
         #expect(demo.status == 0, "\(demo)")
@@ -152,7 +152,7 @@ struct EverydayUseTests {
         let toolDirectory = URL(fileURLWithPath: tool).deletingLastPathComponent().path
         #expect(lines.contains("  export PATH=\(toolDirectory):\"$PATH\""), "\(demo)")
         for command in suggested where !command.hasSuffix("--follow") {
-            let run = try ToolRunner.run(
+            let run = try await ToolRunner.run(
                 ["-c", command], environment: offPath, directory: URL(fileURLWithPath: elsewhere),
                 launcher: ["/bin/sh"])
             #expect(run.status == 0 && run.stderr == "", "\(command): \(run)")
@@ -161,12 +161,12 @@ struct EverydayUseTests {
 
         // With the tool on the PATH, the commands call it replay and need no advice.
         let onPath = ["PATH": ToolRunner.binary.deletingLastPathComponent().path + ":/usr/bin:/bin"]
-        let second = try ToolRunner.run(
+        let second = try await ToolRunner.run(
             ["demo", "--log", log, "--revisions", "3", "--seed", "3"], environment: onPath)
         #expect(second.status == 0, "\(second)")
         #expect(second.stdout.contains("\n  replay log -n 10 --log '\(log)'\n"), "\(second)")
         #expect(!second.stdout.contains("export PATH"))
-        let run = try ToolRunner.run(
+        let run = try await ToolRunner.run(
             ["-c", "replay log -n 10 --log '\(log)'"], environment: onPath, directory: URL(fileURLWithPath: elsewhere),
             launcher: ["/bin/sh"])
         #expect(run.status == 0 && run.stdout.split(separator: "\n").count == 10, "\(run)")
@@ -179,7 +179,7 @@ struct EverydayUseTests {
                 atPath: shadow + "/replay", contents: Data("#!/bin/sh\nexit 3\n".utf8),
                 attributes: [.posixPermissions: 0o755]))
         let shadowed = ["PATH": shadow + ":" + (onPath["PATH"] ?? "")]
-        let third = try ToolRunner.run(
+        let third = try await ToolRunner.run(
             ["demo", "--log", log, "--revisions", "1", "--seed", "4"], environment: shadowed)
         #expect(third.status == 0, "\(third)")
         #expect(third.stdout.contains("\n  \(tool) log -n 10 --log '\(log)'\n"), "\(third)")

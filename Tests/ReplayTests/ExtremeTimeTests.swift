@@ -9,7 +9,7 @@ import Testing
 struct ExtremeTimeTests {
     @Test("stats, log, show and export print the earliest and latest representable times")
     func extremeTimes() async throws {
-        let (directory, log) = try ReadingCommandTests.makeLog()
+        let (directory, log) = try await ReadingCommandTests.makeLog()
         defer { directory.remove() }
         do {
             let opened = try ChangeLog(path: log, options: .init(createIfMissing: false))
@@ -27,11 +27,11 @@ struct ExtremeTimeTests {
             }
         }
         for command in [["stats"], ["log"], ["show", "1"], ["export"], ["verify"]] {
-            let result = try ToolRunner.run(command + ["--log", log])
+            let result = try await ToolRunner.run(command + ["--log", log])
             #expect(result.status == 0, "\(command): \(result)")
             #expect(result.stderr == "", "\(command)")
         }
-        let stats = try ToolRunner.run(["stats", "--log", log])
+        let stats = try await ToolRunner.run(["stats", "--log", log])
         #expect(stats.stdout.contains("time span"), "\(stats)")
     }
 }

@@ -12,12 +12,12 @@ import Testing
 @Suite("replay tail --follow on a data file cut short while it reads")
 struct FollowerTruncationTests {
     @Test("every follower whose data file is cut short stops with status 2 and one line, never a signal")
-    func truncatedWhileFollowing() throws {
+    func truncatedWhileFollowing() async throws {
         let trials = ProcessInfo.processInfo.environment["FOLLOW_TRUNCATIONS"].flatMap { Int($0) } ?? 20
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let base = directory.path("base")
-        try #require(try ToolRunner.run(["demo", "--log", base, "--revisions", "400"]).status == 0)
+        try #require(try await ToolRunner.run(["demo", "--log", base, "--revisions", "400"]).status == 0)
         let used = try ChangeLog(path: base, options: .init(readOnly: true)).bytesInUse
         let file = try #require(FileManager.default.contents(atPath: base + "/data.mdb"))
         var random = SplitMix64(seed: 2_026)
@@ -37,13 +37,13 @@ struct FollowerTruncationTests {
             }
             let errors = ReadAll(follower.stderr.fileHandleForReading)
             // Cut while the follower prints the revisions it catches up on.
-            _ = follower.stdout.fileHandleForReading.nextChunk()
-            usleep(delay)
+            _ = await follower.stdout.fileHandleForReading.nextChunkOffThePool()
+            try await Task.sleep(nanoseconds: UInt64(delay) * 1_000)
             #expect(truncate(log + "/data.mdb", off_t(length)) == 0)
             let output = ReadAll(follower.stdout.fileHandleForReading)
-            process.waitUntilExit()
-            _ = output.wait()
-            let stderr = String(decoding: errors.wait(), as: UTF8.self)
+            await process.exited()
+            _ = await output.wait()
+            let stderr = String(decoding: await errors.wait(), as: UTF8.self)
             let oneLine = stderr.hasPrefix("replay: ") && stderr.filter { $0 == "\n" }.count == 1
             if process.terminationReason != .exit || process.terminationStatus != 2 || !oneLine {
                 let ended = process.terminationReason == .exit ? "exit" : "signal"
@@ -61,7 +61,7 @@ struct FollowerTruncationTests {
     /// value lent) or faults in LMDB's map (`DataFileFault`) depends on where the export stood;
     /// either way it is one line that says the file was cut short.
     @Test("a data file cut short while export reads ends it with status 2 and one line, never a signal")
-    func truncatedInsideTransaction() throws {
+    func truncatedInsideTransaction() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let log = directory.path("log")
@@ -71,20 +71,21 @@ struct FollowerTruncationTests {
             }
             return "{\"sections\":[{\"title\":\"s\",\"items\":[\(items.joined(separator: ","))]}]}"
         }
-        let imported = try ToolRunner.run(["import", "-", "--log", log], input: lines.joined(separator: "\n") + "\n")
+        let imported = try await ToolRunner.run(
+            ["import", "-", "--log", log], input: lines.joined(separator: "\n") + "\n")
         try #require(imported.status == 0, "\(imported)")
         let export = try ToolRunner.start(["export", "--log", log])
         try export.stdin.fileHandleForWriting.close()
         let errors = ReadAll(export.stderr.fileHandleForReading)
         // The first output: the export is reading, and soon fills the pipe.
-        _ = export.stdout.fileHandleForReading.nextChunk()
+        _ = await export.stdout.fileHandleForReading.nextChunkOffThePool()
         #expect(truncate(log + "/data.mdb", 1 << 20) == 0)
         let output = ReadAll(export.stdout.fileHandleForReading)
-        export.process.waitUntilExit()
-        _ = output.wait()
+        await export.process.exited()
+        _ = await output.wait()
         #expect(export.process.terminationReason == .exit)
         #expect(export.process.terminationStatus == 2)
-        let stderr = String(decoding: errors.wait(), as: UTF8.self)
+        let stderr = String(decoding: await errors.wait(), as: UTF8.self)
         #expect(stderr.hasPrefix("replay: ") && stderr.filter { $0 == "\n" }.count == 1, "\(stderr)")
         #expect(stderr.contains("was cut short"), "\(stderr)")
     }

@@ -27,12 +27,12 @@ struct ForeignDataTests {
             ["stats"], ["verify"], ["log"], ["export"], ["tail"], ["show", "1"], ["play", "--into", "text"],
             ["import", "-"], ["demo", "--revisions", "5"],
         ])
-    func foreignEnvironment(command: [String]) throws {
+    func foreignEnvironment(command: [String]) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = try Self.makeForeignEnvironment(in: directory)
         let before = try Data(contentsOf: URL(fileURLWithPath: path + "/data.mdb"))
-        let result = try ToolRunner.run(command + ["--log", path], input: Fixtures.history)
+        let result = try await ToolRunner.run(command + ["--log", path], input: Fixtures.history)
         #expect(result.status == 2, "\(command): \(result)")
         #expect(result.stderr.contains("holds an LMDB environment that is not a replay log"), "\(command): \(result)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: path + "/data.mdb")) == before, "\(command)")
@@ -41,12 +41,12 @@ struct ForeignDataTests {
     @Test(
         "reading commands on an empty log print nothing and succeed",
         arguments: [["log"], ["export"], ["tail"], ["play", "--into", "jsonl"]])
-    func emptyLog(command: [String]) throws {
+    func emptyLog(command: [String]) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let log = directory.path("empty.lmdb")
-        #expect(try ToolRunner.run(["import", "-", "--log", log], input: "").status == 0)
-        let result = try ToolRunner.run(command + ["--log", log])
+        #expect(try await ToolRunner.run(["import", "-", "--log", log], input: "").status == 0)
+        let result = try await ToolRunner.run(command + ["--log", log])
         #expect(result.status == 0, "\(command): \(result)")
         #expect(result.stdout.isEmpty && result.stderr.isEmpty, "\(command): \(result)")
     }

@@ -15,15 +15,15 @@ struct ForeignLogTests {
     @Test(
         "as nobody, a root-owned log verifies, lists and replays, with a warning; importing into it fails",
         .enabled(if: canRunAsNobody, "needs root, /usr/sbin/runuser and the user nobody to read a log root owns"))
-    func anotherUsersLog() throws {
+    func anotherUsersLog() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let log = directory.path("app.lmdb")
-        #expect(try ToolRunner.run(["import", "-", "--log", log], input: Fixtures.history).status == 0)
+        #expect(try await ToolRunner.run(["import", "-", "--log", log], input: Fixtures.history).status == 0)
         // nobody may search the directories and run a copy of the tool; the log is root's, 0755
         // and 0644, whatever the umask.
         let copy = directory.path("replay")
-        try ToolRunner.copyBinary(to: copy)
+        try await ToolRunner.copyBinary(to: copy)
         var modes = [directory.url.path: 0o755, log: 0o755, copy: 0o755]
         for file in try FileManager.default.contentsOfDirectory(atPath: log) { modes[log + "/" + file] = 0o644 }
         for (path, mode) in modes {
@@ -32,19 +32,19 @@ struct ForeignLogTests {
         let launcher = [Self.runuser, "-u", "nobody", "--", copy]
         let warning = "replay: warning: " + ToolRunner.withoutLockWarning(log: log)
 
-        let verify = try ToolRunner.run(["verify", "--log", log], launcher: launcher)
+        let verify = try await ToolRunner.run(["verify", "--log", log], launcher: launcher)
         #expect(verify.status == 0, "\(verify)")
         #expect(verify.stdout == "verified revisions 1 to 3 (3): ok\n")
         #expect(verify.stderr == warning)
-        let asRoot = try ToolRunner.run(["log", "--log", log])
+        let asRoot = try await ToolRunner.run(["log", "--log", log])
         #expect(asRoot.stderr == "", "the owner reads it with its lock file")
-        let list = try ToolRunner.run(["log", "--log", log], launcher: launcher)
+        let list = try await ToolRunner.run(["log", "--log", log], launcher: launcher)
         #expect(list.status == 0 && list.stdout == asRoot.stdout && list.stderr == warning, "\(list)")
-        let play = try ToolRunner.run(["play", "--log", log], launcher: launcher)
+        let play = try await ToolRunner.run(["play", "--log", log], launcher: launcher)
         #expect(play.status == 0 && play.stderr == warning, "\(play)")
 
         let before = try Data(contentsOf: URL(fileURLWithPath: log + "/data.mdb"))
-        let imported = try ToolRunner.run(
+        let imported = try await ToolRunner.run(
             ["import", "-", "--log", log], input: #"{"sections": []}"# + "\n", launcher: launcher)
         #expect(imported.status == 2)
         #expect(
@@ -60,7 +60,8 @@ struct ForeignLogTests {
     static let canMountReadOnly: Bool = {
         guard let directory = try? TemporaryDirectory() else { return false }
         defer { directory.remove() }
-        let probe = try? ToolRunner.run(
+        // A trait's condition cannot await; the probe is quick and runs once.
+        let probe = try? ToolRunner.runBlocking(
             ["-rm", "/bin/sh", "-c", mountReadOnly + " && ! touch \"$LOG/file\" 2>/dev/null"],
             environment: ["LOG": directory.url.path], launcher: ["/usr/bin/unshare"])
         return probe?.status == 0
@@ -72,20 +73,20 @@ struct ForeignLogTests {
         "a copy on read-only storage verifies with a warning; importing into it fails",
         .enabled(if: canMountReadOnly, "needs unshare -rm (util-linux, user namespaces) to mount a directory read-only")
     )
-    func readOnlyStorage() throws {
+    func readOnlyStorage() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let log = directory.path("app.lmdb")
-        #expect(try ToolRunner.run(["import", "-", "--log", log], input: Fixtures.history).status == 0)
+        #expect(try await ToolRunner.run(["import", "-", "--log", log], input: Fixtures.history).status == 0)
         // A mount namespace of its own (as an unprivileged user too, in a user namespace) binds
         // the log read-only over itself; the mount ends with the command.
-        func readOnly(_ command: String, input: String? = nil) throws -> ToolRunner.Result {
-            try ToolRunner.run(
+        func readOnly(_ command: String, input: String? = nil) async throws -> ToolRunner.Result {
+            try await ToolRunner.run(
                 ["-rm", "/bin/sh", "-c", Self.mountReadOnly + " && exec \"$REPLAY\" " + command], input: input,
                 environment: ["LOG": log, "REPLAY": ToolRunner.binary.path], launcher: ["/usr/bin/unshare"])
         }
 
-        let verify = try readOnly("verify --log \"$LOG\"")
+        let verify = try await readOnly("verify --log \"$LOG\"")
         #expect(verify.status == 0, "\(verify)")
         #expect(verify.stdout == "verified revisions 1 to 3 (3): ok\n")
         #expect(
@@ -93,7 +94,7 @@ struct ForeignLogTests {
                 == "replay: warning: reading the log at \(log) without its lock file (the file system is read-only): "
                 + "writers running at the same time are not seen, and may change pages while they are read; read it "
                 + "while nothing writes to it, or read a copy\n")
-        let imported = try readOnly("import - --log \"$LOG\"", input: #"{"sections": []}"# + "\n")
+        let imported = try await readOnly("import - --log \"$LOG\"", input: #"{"sections": []}"# + "\n")
         #expect(imported.status == 2, "\(imported)")
         #expect(imported.stderr.contains("for writing"), "\(imported)")
     }

@@ -12,16 +12,16 @@ import Testing
     .enabled(if: SmallFileSystem.canMount, "mounting a tmpfs takes root (CAP_SYS_ADMIN) on Linux"))
 struct FullDiskImportCommandTests {
     @Test("an import that fills the file system exits 2 with one line saying it is full")
-    func importFillingTheDisk() throws {
-        try withSmallFileSystem(bytes: 1 << 20, filled: false) { fileSystem in
+    func importFillingTheDisk() async throws {
+        try await withSmallFileSystem(bytes: 1 << 20, filled: false) { fileSystem in
             let log = fileSystem.path + "/app.lmdb"
-            #expect(try ToolRunner.run(["import", "-", "--log", log], input: Fixtures.history).status == 0)
+            #expect(try await ToolRunner.run(["import", "-", "--log", log], input: Fixtures.history).status == 0)
             try fileSystem.fill()
             let lines = (1...300).map { line in
                 let items = (1...60).map { #"{"id": "item-\#(line)-\#($0)", "summary": "line \#(line), item \#($0)"}"# }
                 return #"{"sections": [{"title": "All", "items": [\#(items.joined(separator: ", "))]}]}"#
             }
-            let result = try ToolRunner.run(
+            let result = try await ToolRunner.run(
                 ["import", "-", "--log", log, "--commit-every", "10"], input: lines.joined(separator: "\n") + "\n")
             #expect(result.status == 2, "\(result)")
             #expect(result.stderr.contains("the file system is full; free some space, then retry"), "\(result)")

@@ -15,10 +15,10 @@ struct FullFileSystemCommandTests {
     @Test(
         "creating a log on a full file system exits 2 with one line saying so",
         arguments: [["import", "-"], ["demo"]])
-    func creating(command: [String]) throws {
-        try withSmallFileSystem { fileSystem in
+    func creating(command: [String]) async throws {
+        try await withSmallFileSystem { fileSystem in
             let log = fileSystem.path + "/new.lmdb"
-            let result = try ToolRunner.run(command + ["--log", log], input: #"{"sections": []}"# + "\n")
+            let result = try await ToolRunner.run(command + ["--log", log], input: #"{"sections": []}"# + "\n")
             #expect(result.status == 2, "\(result)")
             #expect(result.stdout.isEmpty, "\(result)")
             #expect(
@@ -30,13 +30,14 @@ struct FullFileSystemCommandTests {
     }
 
     @Test("reading a log whose lock.mdb was deleted, on a full file system, reads it without one and creates none")
-    func missingLockFile() throws {
-        try withSmallFileSystem(filled: false) { fileSystem in
+    func missingLockFile() async throws {
+        try await withSmallFileSystem(filled: false) { fileSystem in
             let log = fileSystem.path + "/app.lmdb"
-            #expect(try ToolRunner.run(["import", "-", "--log", log], input: #"{"sections": []}"# + "\n").status == 0)
+            #expect(
+                try await ToolRunner.run(["import", "-", "--log", log], input: #"{"sections": []}"# + "\n").status == 0)
             try FileManager.default.removeItem(atPath: log + "/lock.mdb")
             try fileSystem.fill()
-            let result = try ToolRunner.run(["log", "--log", log])
+            let result = try await ToolRunner.run(["log", "--log", log])
             #expect(result.status == 0, "\(result)")
             #expect(result.stdout.hasPrefix("1  "), "\(result)")
             #expect(result.stderr.isEmpty, "\(result)")

@@ -5,12 +5,12 @@ import Testing
 @Suite("replay import")
 struct ImportCommandTests {
     @Test("appends one revision per line, creating the log")
-    func happyPath() throws {
+    func happyPath() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let file = try directory.write("history.jsonl", Fixtures.history)
         let log = directory.path("app.lmdb")
-        let result = try ToolRunner.run(["import", file, "--log", log])
+        let result = try await ToolRunner.run(["import", file, "--log", log])
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout == "appended revisions 1 to 3 (3) to \(log)\n")
         #expect(result.stderr == "")
@@ -20,11 +20,12 @@ struct ImportCommandTests {
     }
 
     @Test("reads standard input and honours $REPLAY_LOG")
-    func standardInput() throws {
+    func standardInput() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let log = directory.path("env.lmdb")
-        let result = try ToolRunner.run(["import", "-"], input: Fixtures.history, environment: ["REPLAY_LOG": log])
+        let result = try await ToolRunner.run(
+            ["import", "-"], input: Fixtures.history, environment: ["REPLAY_LOG": log])
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout == "appended revisions 1 to 3 (3) to \(log)\n")
     }
@@ -126,14 +127,15 @@ struct ImportCommandTests {
     ]
 
     @Test("a bad line stops the import, names the line and the problem, and appends nothing", arguments: badLines)
-    func allOrNothing(line: String, message: String) throws {
+    func allOrNothing(line: String, message: String) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let log = directory.path("app.lmdb")
         // The log already holds a revision: a failed import must leave it exactly as it was.
-        #expect(try ToolRunner.run(["import", "-", "--log", log], input: #"{"sections": []}"# + "\n").status == 0)
+        #expect(
+            try await ToolRunner.run(["import", "-", "--log", log], input: #"{"sections": []}"# + "\n").status == 0)
         let file = try directory.write("bad.jsonl", #"{"sections": [{"title": "ok", "items": []}]}"# + "\n\(line)\n")
-        let result = try ToolRunner.run(["import", file, "--log", log])
+        let result = try await ToolRunner.run(["import", file, "--log", log])
         #expect(result.status == 2)
         #expect(result.stdout == "")
         #expect(result.stderr == "replay: \(file), \(message); nothing was appended\n")
@@ -173,15 +175,15 @@ struct ImportCommandTests {
                 "column 27, sections[0].title: not valid JSON: unexpected end of text in a string"
             ),
         ])
-    func notJSONWhereUnread(line: String, problem: String) throws {
-        try expectRefused(line, saying: problem)
+    func notJSONWhereUnread(line: String, problem: String) async throws {
+        try await expectRefused(line, saying: problem)
     }
 
     @Test("JSON nested deeper than the decoder reads is refused as such, even under a key it does not read")
-    func nestedTooDeep() throws {
+    func nestedTooDeep() async throws {
         let line =
             #"{"sections": [], "x": "# + String(repeating: "[", count: 600) + String(repeating: "]", count: 600) + "}"
-        try expectRefused(
+        try await expectRefused(
             line,
             saying: "column 534, x[0][0][0][0][0][0][0]...(500 steps)...[0][0][0][0]: nested deeper than 512 arrays "
                 + "and objects")
@@ -189,11 +191,11 @@ struct ImportCommandTests {
 
     /// Imports `line` alone from standard input into a new log, and expects it refused with
     /// `problem`, the log never created.
-    private func expectRefused(_ line: String, saying problem: String) throws {
+    private func expectRefused(_ line: String, saying problem: String) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let log = directory.path("app.lmdb")
-        let result = try ToolRunner.run(["import", "-", "--log", log], input: line + "\n")
+        let result = try await ToolRunner.run(["import", "-", "--log", log], input: line + "\n")
         #expect(result.status == 2, "\(result)")
         #expect(
             result.stderr == "replay: standard input, line 1, \(problem); nothing was appended\n", "\(result)")
@@ -201,7 +203,7 @@ struct ImportCommandTests {
     }
 
     @Test("bytes that are not UTF-8 inside a string are named with their place, under a known key or not")
-    func invalidUTF8InAString() throws {
+    func invalidUTF8InAString() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let log = directory.path("app.lmdb")
@@ -211,7 +213,7 @@ struct ImportCommandTests {
             let file = directory.path("bad.jsonl")
             let bytes = Array(before.utf8) + [0xFF] + Array(#"", "items": []}]}"#.utf8)
             #expect(FileManager.default.createFile(atPath: file, contents: Data(bytes)))
-            let result = try ToolRunner.run(["import", file, "--log", log])
+            let result = try await ToolRunner.run(["import", file, "--log", log])
             #expect(result.status == 2, "\(result)")
             #expect(
                 result.stderr
@@ -223,7 +225,7 @@ struct ImportCommandTests {
     }
 
     @Test("unknown keys are ignored at every level of a snapshot line and of a revision line, repeated or not")
-    func unknownKeys() throws {
+    func unknownKeys() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let log = directory.path("app.lmdb")
@@ -232,7 +234,7 @@ struct ImportCommandTests {
             {"revision": 9, "note": "n", "meta": {"commit": "c2"}, "changes": {"items": {}, "items": {}}, "snapshot": {"sections": [{"title": "B", "items": [{"id": "b", "y": []}]}], "z": true}}
 
             """
-        let result = try ToolRunner.run(["import", "-", "--log", log], input: input)
+        let result = try await ToolRunner.run(["import", "-", "--log", log], input: input)
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout == "appended revisions 1 to 2 (2) to \(log)\n")
         let opened = try ChangeLog(path: log, options: .init(createIfMissing: false))
@@ -249,16 +251,17 @@ struct ImportCommandTests {
     @Test(
         "an import file in UTF-16 or UTF-32 is refused at its first line, and nothing is appended",
         arguments: Fixtures.foreignEncodings)
-    func notUTF8(encoding: String.Encoding, name: String) throws {
+    func notUTF8(encoding: String.Encoding, name: String) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let log = directory.path("app.lmdb")
-        #expect(try ToolRunner.run(["import", "-", "--log", log], input: #"{"sections": []}"# + "\n").status == 0)
+        #expect(
+            try await ToolRunner.run(["import", "-", "--log", log], input: #"{"sections": []}"# + "\n").status == 0)
         let lines = #"{"sections":[{"title":"a","title":"b","items":[]}]}"# + "\n" + #"{"sections":[]}"# + "\n"
         for (file, text) in [("plain.jsonl", lines), ("marked.jsonl", "\u{FEFF}" + lines)] {
             let path = directory.path(file)
             try #require(text.data(using: encoding)).write(to: URL(fileURLWithPath: path))
-            let result = try ToolRunner.run(["import", path, "--log", log])
+            let result = try await ToolRunner.run(["import", path, "--log", log])
             #expect(result.status == 2, "\(result)")
             #expect(result.stdout == "")
             #expect(
@@ -271,23 +274,23 @@ struct ImportCommandTests {
     }
 
     @Test("an export imports back: the same snapshots, metadata and changes, with new times")
-    func exportImportsBack() throws {
+    func exportImportsBack() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let original = directory.path("original.lmdb")
         let copy = directory.path("copy.lmdb")
-        #expect(try ToolRunner.run(["import", "-", "--log", original], input: Fixtures.history).status == 0)
-        let exported = try ToolRunner.run(["export", "--log", original])
+        #expect(try await ToolRunner.run(["import", "-", "--log", original], input: Fixtures.history).status == 0)
+        let exported = try await ToolRunner.run(["export", "--log", original])
         #expect(exported.status == 0, "\(exported)")
-        let imported = try ToolRunner.run(["import", "-", "--log", copy], input: exported.stdout)
+        let imported = try await ToolRunner.run(["import", "-", "--log", copy], input: exported.stdout)
         #expect(imported.status == 0, "\(imported)")
         #expect(imported.stdout == "appended revisions 1 to 3 (3) to \(copy)\n")
-        let reexported = try ToolRunner.run(["export", "--log", copy])
+        let reexported = try await ToolRunner.run(["export", "--log", copy])
         #expect(reexported.status == 0, "\(reexported)")
         #expect(exported.stdout.split(separator: "\n").count == 3)
         #expect(maskingTimes(reexported.stdout) == maskingTimes(exported.stdout))
         // Revision lines mix with snapshot lines; their numbers are the log's to give.
-        let mixed = try ToolRunner.run(
+        let mixed = try await ToolRunner.run(
             ["import", "-", "--log", copy],
             input: exported.stdout.split(separator: "\n")[1] + "\n" + #"{"sections": []}"# + "\n")
         #expect(mixed.stdout == "appended revisions 4 to 5 (2) to \(copy)\n", "\(mixed)")
@@ -297,21 +300,21 @@ struct ImportCommandTests {
     }
 
     @Test("under a file-size limit the space kept ahead of data.mdb stops at the limit instead of ending the tool")
-    func fileSizeLimit() throws {
+    func fileSizeLimit() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let log = directory.path("limited.lmdb")
-        #expect(try ToolRunner.run(["import", "-", "--log", log], input: Fixtures.history).status == 0)
+        #expect(try await ToolRunner.run(["import", "-", "--log", log], input: Fixtures.history).status == 0)
         // Cut the zeros off, as in a log written before the reserve existed: the next append
         // wants 64 KB ahead, more than the limit leaves.
         let used = try ChangeLog(path: log, options: .init(createIfMissing: false)).bytesInUse
         #expect(truncate(log + "/data.mdb", off_t(used)) == 0)
         // Reading commands open the log without keeping space ahead: they leave the file alone.
-        #expect(try ToolRunner.run(["verify", "--log", log]).status == 0)
+        #expect(try await ToolRunner.run(["verify", "--log", log]).status == 0)
         let afterVerify = try FileManager.default.attributesOfItem(atPath: log + "/data.mdb")[.size] as? NSNumber
         #expect(afterVerify?.intValue == used)
         let limit = used + (48 << 10)
-        let result = try ToolRunner.run(
+        let result = try await ToolRunner.run(
             ["import", "-", "--log", log], input: #"{"sections": []}"# + "\n", fileSizeLimit: limit)
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout == "appended revisions 4 to 4 (1) to \(log)\n")
@@ -322,11 +325,11 @@ struct ImportCommandTests {
     }
 
     @Test("a failed import into a new path leaves no log behind")
-    func failedImportCreatesNothing() throws {
+    func failedImportCreatesNothing() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let log = directory.path("new.lmdb")
-        let result = try ToolRunner.run(["import", "-", "--log", log], input: "nope\n")
+        let result = try await ToolRunner.run(["import", "-", "--log", log], input: "nope\n")
         #expect(result.status == 2)
         #expect(!FileManager.default.fileExists(atPath: log))
     }
@@ -337,7 +340,7 @@ struct ImportCommandTests {
     /// import starts as soon as the first one's log appears (it never does) and has four times
     /// as many lines to decode.
     @Test("a failed import into a new path leaves alone the log another import creates there meanwhile")
-    func failedImportBesideAnother() throws {
+    func failedImportBesideAnother() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let log = directory.path("shared.lmdb")
@@ -345,7 +348,7 @@ struct ImportCommandTests {
         let good = try directory.write("good.jsonl", lines.joined(separator: "\n") + "\n")
         let bad = try directory.write(
             "bad.jsonl", lines.prefix(5_000).joined(separator: "\n") + "\n" + #"{"sections": 1}"# + "\n")
-        let result = try StreamFailureTests.shell(
+        let result = try await StreamFailureTests.shell(
             """
             "$REPLAY" import '\(bad)' --log '\(log)' > /dev/null 2> '\(directory.path("bad.err"))' &
             bad=$!
@@ -356,17 +359,17 @@ struct ImportCommandTests {
             """)
         #expect(result.status == 0, "\(result)")
         #expect(try String(contentsOfFile: directory.path("bad.err"), encoding: .utf8).contains("line 5001"))
-        let verified = try ToolRunner.run(["verify", "--log", log])
+        let verified = try await ToolRunner.run(["verify", "--log", log])
         #expect(verified.stdout == "verified revisions 1 to 20000 (20000): ok\n", "\(verified)")
     }
 
     @Test("--skip-invalid reports bad lines and appends the good ones")
-    func skipInvalid() throws {
+    func skipInvalid() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let log = directory.path("app.lmdb")
         let input = #"{"sections": []}"# + "\nnope\n" + #"{"sections": [{"title": "A", "items": []}]}"# + "\n"
-        let result = try ToolRunner.run(["import", "-", "--log", log, "--skip-invalid"], input: input)
+        let result = try await ToolRunner.run(["import", "-", "--log", log, "--skip-invalid"], input: input)
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout == "appended revisions 1 to 2 (2) to \(log)\nskipped 1 invalid lines\n")
         #expect(
@@ -376,12 +379,12 @@ struct ImportCommandTests {
     }
 
     @Test("--commit-every streams: a later bad line keeps the batches before its batch and says how to finish")
-    func commitEvery() throws {
+    func commitEvery() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let log = directory.path("app.lmdb")
         let input = Fixtures.growing(5) + "{broken\n"
-        let result = try ToolRunner.run(["import", "-", "--log", log, "--commit-every", "2"], input: input)
+        let result = try await ToolRunner.run(["import", "-", "--log", log, "--commit-every", "2"], input: input)
         #expect(result.status == 2)
         #expect(
             result.stderr
@@ -390,15 +393,15 @@ struct ImportCommandTests {
                 + "finish, fix line 6, then give the same input again to: replay import - --log \(log) --from-line 5 "
                 + "--commit-every 2)\n")
         #expect(try ChangeLog(path: log, options: .init(createIfMissing: false)).latestRevision == 4)
-        let rest = try ToolRunner.run(
+        let rest = try await ToolRunner.run(
             ["import", "-", "--log", log, "--from-line", "5", "--commit-every", "2"], input: Fixtures.growing(5))
         #expect(rest.status == 0, "\(rest)")
         #expect(try ChangeLog(path: log, options: .init(createIfMissing: false)).latestRevision == 5)
     }
 
     @Test("bad arguments are usage errors", arguments: [["import"], ["import", "x", "--commit-every", "0"]])
-    func usage(arguments: [String]) throws {
-        let result = try ToolRunner.run(arguments)
+    func usage(arguments: [String]) async throws {
+        let result = try await ToolRunner.run(arguments)
         #expect(result.status == 64)
         #expect(result.stderr.contains("Error:"))
     }
@@ -412,8 +415,8 @@ struct ImportCommandTests {
             (["log", "--log", "nowhere", "--from", "-1"], "--from", "-1"),
             (["demo", "--seed", "-1", "--log", "nowhere"], "--seed", "-1"),
         ])
-    func negativeNumber(arguments: [String], option: String, value: String) throws {
-        let result = try ToolRunner.run(arguments)
+    func negativeNumber(arguments: [String], option: String, value: String) async throws {
+        let result = try await ToolRunner.run(arguments)
         #expect(result.status == 64)
         #expect(result.stderr == "replay: \(option) takes a number that is not negative, not \(value)\n", "\(result)")
     }
@@ -421,14 +424,14 @@ struct ImportCommandTests {
     /// A pipe that has no data yet is waited for, not read as unreadable (as by Foundation's
     /// `contents(atPath:)`, which opens files without blocking).
     @Test("import and diff read named pipes and /dev/stdin from a pipe, as they come")
-    func pipes() throws {
+    func pipes() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let history = try directory.write("history.jsonl", Fixtures.history)
         let snapshot = try directory.write("new.json", #"{"sections": [{"title": "A", "items": [{"id": "a"}]}]}"#)
         let empty = try directory.write("old.json", #"{"sections": []}"#)
         let fifo = directory.path("fifo")
-        let result = try StreamFailureTests.shell(
+        let result = try await StreamFailureTests.shell(
             """
             mkfifo '\(fifo)' || exit 9
             # A writer that waits for a reader which never comes (the tool failed first) gives up
@@ -442,28 +445,28 @@ struct ImportCommandTests {
             """)
         #expect(result.status == 0, "\(result)")
         for name in ["fifo.lmdb", "stdin.lmdb"] {
-            let verified = try ToolRunner.run(["verify", "--log", directory.path(name)])
+            let verified = try await ToolRunner.run(["verify", "--log", directory.path(name)])
             #expect(verified.stdout == "verified revisions 1 to 3 (3): ok\n", "\(name): \(verified)")
         }
-        let direct = try ToolRunner.run(["diff", empty, snapshot])
+        let direct = try await ToolRunner.run(["diff", empty, snapshot])
         #expect(try String(contentsOfFile: directory.path("diff.json"), encoding: .utf8) == direct.stdout)
     }
 
     @Test("a directory given as the input file is named, with the system's reason")
-    func directoryAsInput() throws {
+    func directoryAsInput() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let result = try ToolRunner.run(["import", directory.path(""), "--log", directory.path("l")])
+        let result = try await ToolRunner.run(["import", directory.path(""), "--log", directory.path("l")])
         #expect(result.status == 2)
         #expect(result.stderr == "replay: \(directory.path("")): cannot be read: Is a directory\n")
         #expect(!FileManager.default.fileExists(atPath: directory.path("l")))
     }
 
     @Test("a missing file is named")
-    func missingFile() throws {
+    func missingFile() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let result = try ToolRunner.run(["import", directory.path("none.jsonl"), "--log", directory.path("l")])
+        let result = try await ToolRunner.run(["import", directory.path("none.jsonl"), "--log", directory.path("l")])
         #expect(result.status == 2)
         #expect(result.stderr == "replay: \(directory.path("none.jsonl")): no such file\n")
     }

@@ -23,12 +23,12 @@ struct ImportDropDuplicatesTests {
     static let droppedInLine3 = #"[{"id":"c","at":[0,1],"first":[0,0]}]"#
 
     @Test("repeats are dropped, recorded in meta; export shows the cleaned snapshots and verify passes")
-    func dropsAndRecords() throws {
+    func dropsAndRecords() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let file = try directory.write("feed.jsonl", Self.input)
         let log = directory.path("app.lmdb")
-        let result = try ToolRunner.run(["import", file, "--log", log, "--drop-duplicates"])
+        let result = try await ToolRunner.run(["import", file, "--log", log, "--drop-duplicates"])
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout == "appended revisions 1 to 3 (3) to \(log)\n")
         #expect(result.stderr == "")
@@ -38,7 +38,7 @@ struct ImportDropDuplicatesTests {
         #expect(try opened.record(at: 2).meta == ["commit": "c2", "dropped-duplicates": Self.droppedInLine2])
         #expect(try opened.record(at: 3).meta == ["dropped-duplicates": Self.droppedInLine3])
 
-        let exported = try ToolRunner.run(["export", "--log", log])
+        let exported = try await ToolRunner.run(["export", "--log", log])
         #expect(exported.status == 0, "\(exported)")
         let lines = exported.stdout.split(separator: "\n").map { maskingTimes(String($0)) }
         #expect(lines.count == 3)
@@ -54,17 +54,17 @@ struct ImportDropDuplicatesTests {
                 #"{"revision":3,"time":"<time>","meta":{"dropped-duplicates":"# + quotedJSON(Self.droppedInLine3)
                     + #"},"snapshot":{"sections":[{"title":"Old","items":[{"id":"c"}]}]}"#), "\(lines[2])")
 
-        let verified = try ToolRunner.run(["verify", "--log", log])
+        let verified = try await ToolRunner.run(["verify", "--log", log])
         #expect(verified.status == 0, "\(verified)")
     }
 
     @Test("without the flag a repeat is still a bad line, and nothing is appended")
-    func refusedWithoutFlag() throws {
+    func refusedWithoutFlag() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let file = try directory.write("feed.jsonl", Self.input)
         let log = directory.path("app.lmdb")
-        let result = try ToolRunner.run(["import", file, "--log", log])
+        let result = try await ToolRunner.run(["import", file, "--log", log])
         #expect(result.status == 2)
         #expect(result.stdout == "")
         #expect(
@@ -75,7 +75,7 @@ struct ImportDropDuplicatesTests {
     }
 
     @Test("a line that would drop something while its meta has the key is a bad line; one that drops nothing keeps it")
-    func userKey() throws {
+    func userKey() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let log = directory.path("app.lmdb")
@@ -83,7 +83,7 @@ struct ImportDropDuplicatesTests {
         let clashes =
             #"{"meta": {"dropped-duplicates": "mine"}, "sections": [{"title": "A", "items": [{"id": "a"}, {"id": "a"}]}]}"#
         let file = try directory.write("feed.jsonl", keeps + "\n" + clashes + "\n")
-        let refused = try ToolRunner.run(["import", file, "--log", log, "--drop-duplicates"])
+        let refused = try await ToolRunner.run(["import", file, "--log", log, "--drop-duplicates"])
         #expect(refused.status == 2)
         #expect(
             refused.stderr
@@ -91,7 +91,7 @@ struct ImportDropDuplicatesTests {
                 + #"(item "a" at [0, 1] (first at [0, 0])), and its meta already has this key, where what is dropped "#
                 + "would be recorded; rename the key, or import without dropping duplicates; nothing was appended\n")
 
-        let skipped = try ToolRunner.run(["import", file, "--log", log, "--drop-duplicates", "--skip-invalid"])
+        let skipped = try await ToolRunner.run(["import", file, "--log", log, "--drop-duplicates", "--skip-invalid"])
         #expect(skipped.status == 0, "\(skipped)")
         #expect(skipped.stdout == "appended revisions 1 to 1 (1) to \(log)\nskipped 1 invalid lines\n")
         #expect(
@@ -101,28 +101,31 @@ struct ImportDropDuplicatesTests {
     }
 
     @Test("an export of such a log imports back with the flag: nothing more to drop, the record kept")
-    func exportImportsBack() throws {
+    func exportImportsBack() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let original = directory.path("original.lmdb")
         let copy = directory.path("copy.lmdb")
-        let imported = try ToolRunner.run(
+        let imported = try await ToolRunner.run(
             ["import", "-", "--log", original, "--drop-duplicates"], input: Self.input)
         #expect(imported.status == 0, "\(imported)")
-        let exported = try ToolRunner.run(["export", "--log", original])
-        let again = try ToolRunner.run(["import", "-", "--log", copy, "--drop-duplicates"], input: exported.stdout)
+        let exported = try await ToolRunner.run(["export", "--log", original])
+        let again = try await ToolRunner.run(
+            ["import", "-", "--log", copy, "--drop-duplicates"], input: exported.stdout)
         #expect(again.status == 0, "\(again)")
-        let reexported = try ToolRunner.run(["export", "--log", copy])
+        let reexported = try await ToolRunner.run(["export", "--log", copy])
         #expect(maskingTimes(reexported.stdout) == maskingTimes(exported.stdout))
     }
 
     @Test("a streaming import drops the same way, and the command that finishes it keeps the flag")
-    func streaming() throws {
+    func streaming() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let log = directory.path("app.lmdb")
         let file = try directory.write("feed.jsonl", Self.input + "not json\n")
-        let result = try ToolRunner.run(["import", file, "--log", log, "--drop-duplicates", "--commit-every", "2"])
+        let result = try await ToolRunner.run([
+            "import", file, "--log", log, "--drop-duplicates", "--commit-every", "2",
+        ])
         #expect(result.status == 2)
         #expect(
             result.stderr
@@ -134,8 +137,8 @@ struct ImportDropDuplicatesTests {
     }
 
     @Test("the help names the flag and the meta key")
-    func help() throws {
-        let result = try ToolRunner.run(["import", "--help"])
+    func help() async throws {
+        let result = try await ToolRunner.run(["import", "--help"])
         #expect(result.status == 0)
         #expect(result.stdout.contains("--drop-duplicates"))
         #expect(result.stdout.contains(#""dropped-duplicates""#))

@@ -17,12 +17,12 @@ struct ImportMultiLineSnapshotTests {
                 "line 1, column 15, sections[0]: not valid JSON: unexpected end of text, expected a value"
             ),
         ])
-    func hinted(input: String, problem: String) throws {
+    func hinted(input: String, problem: String) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let file = try directory.write("pretty.json", input)
         for options in [[], ["--commit-every", "1"]] {
-            let result = try ToolRunner.run(["import", file, "--log", directory.path("app.lmdb")] + options)
+            let result = try await ToolRunner.run(["import", file, "--log", directory.path("app.lmdb")] + options)
             #expect(result.status == 2, "\(result)")
             #expect(result.stderr == "replay: \(file), \(problem)\(Self.hint)", "\(result)")
         }
@@ -34,11 +34,11 @@ struct ImportMultiLineSnapshotTests {
             "{\"sections\": []}\n{\n", "{\"sections\": []}}\n{}\n", "[\n{}\n", "{\"sections\": 7, \"x\": \"{[\"}\n{}\n",
             "{\"sections\": [\n",
         ])
-    func notHinted(input: String) throws {
+    func notHinted(input: String) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         for options in [[], ["--commit-every", "1"]] {
-            let result = try ToolRunner.run(
+            let result = try await ToolRunner.run(
                 ["import", "-", "--log", directory.path("app.lmdb")] + options, input: input)
             #expect(result.status == 2, "\(result)")
             #expect(result.stderr.hasPrefix("replay: standard input, line "), "\(result)")

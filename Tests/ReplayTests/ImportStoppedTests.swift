@@ -16,12 +16,12 @@ struct ImportStoppedTests {
     }
 
     @Test("an append refused midway (the file-size limit) names the revisions kept and the line to resume from")
-    func appendFailsMidway() throws {
+    func appendFailsMidway() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let log = directory.path("limited.lmdb")
         let file = try directory.write("big.jsonl", Self.distinctLines(60, items: 200))
-        let result = try ToolRunner.run(
+        let result = try await ToolRunner.run(
             ["import", file, "--log", log, "--commit-every", "2"], fileSizeLimit: 256 << 10)
         #expect(result.status == 2, "\(result)")
         #expect(result.stdout == "")
@@ -34,17 +34,17 @@ struct ImportStoppedTests {
                 "; revisions 1 to \(kept) (\(kept)), from the lines before line \(next), were appended to \(log) and "
                     + "stay there (to finish, run: replay import \(file) --log \(log) --from-line \(next) "
                     + "--commit-every 2)\n"), "\(result)")
-        #expect(try ToolRunner.run(["verify", "--log", log]).status == 0)
+        #expect(try await ToolRunner.run(["verify", "--log", log]).status == 0)
     }
 
     /// Exit status 74 alone read as a failed import, though every line was appended.
     @Test("an import whose report cannot be written says on standard error what it appended")
-    func reportToFullDisk() throws {
+    func reportToFullDisk() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let log = directory.path("app.lmdb")
         let file = try directory.write("history.jsonl", Fixtures.history)
-        let result = try StreamFailureTests.shell("\"$REPLAY\" import '\(file)' --log '\(log)' > /dev/full")
+        let result = try await StreamFailureTests.shell("\"$REPLAY\" import '\(file)' --log '\(log)' > /dev/full")
         #expect(result.status == 74)
         #expect(
             result.stderr
@@ -54,11 +54,11 @@ struct ImportStoppedTests {
     }
 
     @Test("an append refused in the import's one transaction says that nothing was appended")
-    func oneTransactionFails() throws {
+    func oneTransactionFails() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let log = directory.path("limited.lmdb")
-        let result = try ToolRunner.run(
+        let result = try await ToolRunner.run(
             ["import", "-", "--log", log], input: Self.distinctLines(60, items: 200), fileSizeLimit: 256 << 10)
         #expect(result.status == 2, "\(result)")
         #expect(result.stderr.hasPrefix("replay: standard input: appending line 1 and the lines after it failed: "))
@@ -73,7 +73,7 @@ struct ImportInterruptedTests {
     @Test(
         "a signal while appending stops before the next transaction and names what was appended",
         arguments: [SIGINT, SIGTERM])
-    func signalWhileAppending(signal: Int32) throws {
+    func signalWhileAppending(signal: Int32) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let log = directory.path("app.lmdb")
@@ -89,12 +89,12 @@ struct ImportInterruptedTests {
             == 0
         {
             try #require(running.process.isRunning, "the import ended before it appended")
-            usleep(2_000)
+            try await Task.sleep(nanoseconds: UInt64(2_000) * 1_000)
         }
         kill(running.process.processIdentifier, signal)
-        let stderr = String(decoding: errorData.wait(), as: UTF8.self)
-        let stdout = String(decoding: outputData.wait(), as: UTF8.self)
-        running.process.waitUntilExit()
+        let stderr = String(decoding: await errorData.wait(), as: UTF8.self)
+        let stdout = String(decoding: await outputData.wait(), as: UTF8.self)
+        await running.process.exited()
         #expect(running.process.terminationReason == .uncaughtSignal, "\(stderr)")
         #expect(running.process.terminationStatus == signal)
         #expect(stdout == "")
@@ -106,11 +106,11 @@ struct ImportInterruptedTests {
                 "replay: \(file): interrupted before line \(next); revisions 1 to \(kept) (\(kept)), from the lines "
                     + "before line \(next), were appended to \(log) and stay there (to finish, run: replay import "
                     + "\(file) --log \(log) --from-line \(next) --commit-every 1)\n"), "\(stderr)")
-        #expect(try ToolRunner.run(["verify", "--log", log]).status == 0)
+        #expect(try await ToolRunner.run(["verify", "--log", log]).status == 0)
     }
 
     @Test("a signal while the one transaction is prepared abandons it: nothing is appended")
-    func signalWhilePreparing() throws {
+    func signalWhilePreparing() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let log = directory.path("app.lmdb")
@@ -123,14 +123,14 @@ struct ImportInterruptedTests {
         // it takes seconds (about 5 in a debug build), so a signal half a second later lands in it.
         while !FileManager.default.fileExists(atPath: log + "/data.mdb") {
             try #require(running.process.isRunning, "the import ended before it created the log")
-            usleep(2_000)
+            try await Task.sleep(nanoseconds: UInt64(2_000) * 1_000)
         }
-        usleep(500_000)
+        try await Task.sleep(nanoseconds: UInt64(500_000) * 1_000)
         try #require(running.process.isRunning, "the import ended before the signal")
         kill(running.process.processIdentifier, SIGINT)
-        let stderr = String(decoding: errorData.wait(), as: UTF8.self)
-        let stdout = String(decoding: outputData.wait(), as: UTF8.self)
-        running.process.waitUntilExit()
+        let stderr = String(decoding: await errorData.wait(), as: UTF8.self)
+        let stdout = String(decoding: await outputData.wait(), as: UTF8.self)
+        await running.process.exited()
         #expect(running.process.terminationReason == .uncaughtSignal, "\(stderr)")
         #expect(running.process.terminationStatus == SIGINT)
         #expect(stdout == "")

@@ -22,7 +22,7 @@ struct ImportStreamingTests {
     }
 
     @Test("a bad line keeps the batches before it, and the printed command finishes the import once it is fixed")
-    func badLineThenResume() throws {
+    func badLineThenResume() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let log = directory.path("app.lmdb")
@@ -30,7 +30,7 @@ struct ImportStreamingTests {
         var broken = good
         broken[6] = "not json"
         let file = try directory.write("history.jsonl", broken.joined(separator: "\n") + "\n")
-        let result = try ToolRunner.run(["import", file, "--log", log, "--commit-every", "3"])
+        let result = try await ToolRunner.run(["import", file, "--log", log, "--commit-every", "3"])
         #expect(result.status == 2, "\(result)")
         #expect(result.stdout == "")
         let command = "replay import \(file) --log \(log) --from-line 7 --commit-every 3"
@@ -42,19 +42,19 @@ struct ImportStreamingTests {
         #expect(try Self.importedLines(log) == (1...6).map(String.init))
         // Fixed, the printed command appends the rest.
         _ = try directory.write("history.jsonl", good.joined(separator: "\n") + "\n")
-        let resumed = try ToolRunner.run(Array(command.split(separator: " ").dropFirst().map(String.init)))
+        let resumed = try await ToolRunner.run(Array(command.split(separator: " ").dropFirst().map(String.init)))
         #expect(resumed.status == 0, "\(resumed)")
         #expect(resumed.stdout == "appended revisions 7 to 10 (4) to \(log)\n")
         #expect(try Self.importedLines(log) == (1...10).map(String.init))
     }
 
     @Test("a bad line in the first batch appends nothing, as without --commit-every")
-    func badLineInFirstBatch() throws {
+    func badLineInFirstBatch() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let log = directory.path("app.lmdb")
         let file = try directory.write("history.jsonl", Self.line(1) + "\n{\n" + Self.lines(3...5))
-        let result = try ToolRunner.run(["import", file, "--log", log, "--commit-every", "2"])
+        let result = try await ToolRunner.run(["import", file, "--log", log, "--commit-every", "2"])
         #expect(result.status == 2, "\(result)")
         #expect(result.stderr.hasPrefix("replay: \(file), line 2, "), "\(result)")
         #expect(result.stderr.hasSuffix("; nothing was appended\n"), "\(result)")
@@ -62,12 +62,12 @@ struct ImportStreamingTests {
     }
 
     @Test("without --commit-every, a bad line after many good ones still appends nothing")
-    func allOrNothingUnchanged() throws {
+    func allOrNothingUnchanged() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let log = directory.path("app.lmdb")
         let file = try directory.write("history.jsonl", Self.lines(1...9) + "not json\n")
-        let result = try ToolRunner.run(["import", file, "--log", log])
+        let result = try await ToolRunner.run(["import", file, "--log", log])
         #expect(result.status == 2, "\(result)")
         #expect(
             result.stderr
@@ -77,7 +77,7 @@ struct ImportStreamingTests {
     }
 
     @Test("lines a producer writes are appended before it ends", arguments: [1, 2])
-    func producerLinesAppendedAsTheyCome(batch: Int) throws {
+    func producerLinesAppendedAsTheyCome(batch: Int) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let log = directory.path("app.lmdb")
@@ -90,13 +90,13 @@ struct ImportStreamingTests {
             < 2
         {
             try #require(running.process.isRunning, "the import ended before its input did")
-            usleep(2_000)
+            try await Task.sleep(nanoseconds: UInt64(2_000) * 1_000)
         }
         running.stdin.fileHandleForWriting.write(Data(Self.lines(3...3).utf8))
         try running.stdin.fileHandleForWriting.close()
-        let stderr = String(decoding: errorData.wait(), as: UTF8.self)
-        let stdout = String(decoding: outputData.wait(), as: UTF8.self)
-        running.process.waitUntilExit()
+        let stderr = String(decoding: await errorData.wait(), as: UTF8.self)
+        let stdout = String(decoding: await outputData.wait(), as: UTF8.self)
+        await running.process.exited()
         #expect(running.process.terminationStatus == 0, "\(stderr)")
         #expect(stdout == "appended revisions 1 to 3 (3) to \(log)\n")
         #expect(try Self.importedLines(log) == ["1", "2", "3"])
@@ -107,17 +107,17 @@ struct ImportStreamingTests {
         arguments: [
             nil, "1", "2",
         ])
-    func fromLine(commitEvery: String?) throws {
+    func fromLine(commitEvery: String?) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let log = directory.path("app.lmdb")
         let file = try directory.write("history.jsonl", "not json\n{\n" + Self.lines(3...6) + "also bad\n")
         let options = commitEvery.map { ["--commit-every", $0] } ?? []
-        let result = try ToolRunner.run(["import", file, "--log", log, "--from-line", "3"] + options)
+        let result = try await ToolRunner.run(["import", file, "--log", log, "--from-line", "3"] + options)
         #expect(result.status == 2, "\(result)")
         #expect(result.stderr.hasPrefix("replay: \(file), line 7, column 1: not valid JSON"), "\(result)")
         let other = directory.path("other.lmdb")
-        let fromStandardInput = try ToolRunner.run(
+        let fromStandardInput = try await ToolRunner.run(
             ["import", "-", "--log", other, "--from-line", "3", "--skip-invalid"] + options,
             input: "not json\n{\n" + Self.lines(3...6) + "also bad\n")
         #expect(fromStandardInput.status == 0, "\(fromStandardInput)")
@@ -127,19 +127,19 @@ struct ImportStreamingTests {
     }
 
     @Test("--from-line past the input's last line is refused", arguments: [nil, "1", "5"])
-    func fromLinePastTheEnd(commitEvery: String?) throws {
+    func fromLinePastTheEnd(commitEvery: String?) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let log = directory.path("app.lmdb")
         let file = try directory.write("history.jsonl", Self.lines(1...3))
         let options = commitEvery.map { ["--commit-every", $0] } ?? []
-        let result = try ToolRunner.run(["import", file, "--log", log, "--from-line", "4"] + options)
+        let result = try await ToolRunner.run(["import", file, "--log", log, "--from-line", "4"] + options)
         #expect(result.status == 2, "\(result)")
         #expect(result.stderr == "replay: \(file) has 3 lines: there is no line 4 to start from\n")
         #expect(!FileManager.default.fileExists(atPath: log + "/data.mdb"))
-        let last = try ToolRunner.run(["import", file, "--log", log, "--from-line", "3"] + options)
+        let last = try await ToolRunner.run(["import", file, "--log", log, "--from-line", "3"] + options)
         #expect(last.stdout == "appended revisions 1 to 1 (1) to \(log)\n", "\(last)")
-        let zero = try ToolRunner.run(["import", file, "--log", log, "--from-line", "0"])
+        let zero = try await ToolRunner.run(["import", file, "--log", log, "--from-line", "0"])
         #expect(zero.status == 64 || zero.status == 2, "\(zero)")
         #expect(zero.stderr.contains("--from-line must be at least 1"), "\(zero)")
     }

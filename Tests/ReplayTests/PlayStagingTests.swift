@@ -24,7 +24,7 @@ struct PlayStagingTests {
         #expect(!appended.changes.movedSections.isEmpty && !appended.changes.movedItems.isEmpty)
         #expect(appended.changes.updatedItems.count == 2)
 
-        let result = try ToolRunner.run(["play", "--log", path, "--into", "strict"])
+        let result = try await ToolRunner.run(["play", "--log", path, "--into", "strict"])
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout == "replayed revisions 1 to 2 into the strict renderer: 2 batches accepted\n")
     }

@@ -38,12 +38,12 @@ struct ProgressFormatTests {
     }
 
     @Test("progress is off when standard error is not a terminal")
-    func offWithoutTerminal() throws {
+    func offWithoutTerminal() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let file = try directory.write("history.jsonl", Fixtures.history)
         for options in [[], ["--commit-every", "1"]] {
-            let result = try ToolRunner.run(
+            let result = try await ToolRunner.run(
                 ["import", file, "--log", directory.path("app\(options.count).lmdb")] + options)
             #expect(result.status == 0, "\(result)")
             #expect(result.stderr == "", "\(result)")
@@ -53,13 +53,13 @@ struct ProgressFormatTests {
     @Test(
         "an import on a terminal shows its phases, its total and what it appended",
         .enabled(if: ToolRunner.canRunOnTerminal, ToolRunner.terminalRequirement), arguments: [nil, "2"])
-    func importOnTerminal(commitEvery: String?) throws {
+    func importOnTerminal(commitEvery: String?) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let file = try directory.write("history.jsonl", Fixtures.history)
         // `script` gives the tool a terminal; its output is what the terminal showed.
         let options = commitEvery.map { ["--commit-every", String($0)] } ?? []
-        let shown = try ToolRunner.runOnTerminal(["import", file, "--log", directory.path("app.lmdb")] + options)
+        let shown = try await ToolRunner.runOnTerminal(["import", file, "--log", directory.path("app.lmdb")] + options)
         let size = try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int ?? 0
         #expect(size > 0 && size < 100_000)
         if commitEvery == nil {

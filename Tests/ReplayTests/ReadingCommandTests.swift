@@ -7,19 +7,19 @@ import Testing
 @Suite("replay export, log, show, stats")
 struct ReadingCommandTests {
     /// A log holding `Fixtures.history`, in a fresh temporary directory.
-    static func makeLog() throws -> (TemporaryDirectory, String) {
+    static func makeLog() async throws -> (TemporaryDirectory, String) {
         let directory = try TemporaryDirectory()
         let log = directory.path("app.lmdb")
-        let result = try ToolRunner.run(["import", "-", "--log", log], input: Fixtures.history)
+        let result = try await ToolRunner.run(["import", "-", "--log", log], input: Fixtures.history)
         #expect(result.status == 0, "\(result)")
         return (directory, log)
     }
 
     @Test("export writes FORMAT.md revision lines, oldest first, and they import again")
-    func export() throws {
-        let (directory, log) = try Self.makeLog()
+    func export() async throws {
+        let (directory, log) = try await Self.makeLog()
         defer { directory.remove() }
-        let result = try ToolRunner.run(["export", "--log", log, "--from", "2", "--to", "3"])
+        let result = try await ToolRunner.run(["export", "--log", log, "--from", "2", "--to", "3"])
         #expect(result.status == 0, "\(result)")
         let expected = """
             {"revision":2,"time":"<time>","meta":{"commit":"c2"},"snapshot":{"sections":[{"title":"Today","items":[{"id":"b"},{"id":"a","summary":"hi!"}]},{"title":"Old","items":[{"id":"c"}]}]},"changes":{"sections":{"deleted":[],"inserted":[{"index":1,"title":"Old","items":[{"id":"c"}]}],"moved":[],"updated":[]},"items":{"deleted":[],"inserted":[],"moved":[{"from":[0,1],"to":[0,0]}],"updated":[{"from":[0,0],"to":[0,1],"summary":"hi!"}]}}}
@@ -30,7 +30,7 @@ struct ReadingCommandTests {
         #expect(result.stderr == "")
 
         // Every exported line decodes as a revision whose snapshot and changes are the stored ones.
-        let all = try ToolRunner.run(["export", "--log", log])
+        let all = try await ToolRunner.run(["export", "--log", log])
         let stored = try ChangeLog(path: log, options: .init(createIfMissing: false))
         for line in all.stdout.split(separator: "\n") {
             let record = try RevisionRecord(jsonLine: line.utf8)
@@ -39,7 +39,7 @@ struct ReadingCommandTests {
     }
 
     @Test("an export alone replays: revisions from 1 without gaps, each line's changes from the line before")
-    func exportReplaysAlone() throws {
+    func exportReplaysAlone() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let log = directory.path("app.lmdb")
@@ -47,9 +47,10 @@ struct ReadingCommandTests {
         let input = Fixtures.history + Fixtures.growing(4)
         // Far from UTC, so that a local time written with a "Z" would show.
         let farEast = ["TZ": "Pacific/Kiritimati"]
-        #expect(try ToolRunner.run(["import", "-", "--log", log], input: input, environment: farEast).status == 0)
+        #expect(
+            try await ToolRunner.run(["import", "-", "--log", log], input: input, environment: farEast).status == 0)
         let after = Date()
-        let result = try ToolRunner.run(["export", "--log", log], environment: farEast)
+        let result = try await ToolRunner.run(["export", "--log", log], environment: farEast)
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.hasSuffix("}\n") && !result.stdout.contains("\n\n"))
         let lines = result.stdout.split(separator: "\n")
@@ -76,10 +77,10 @@ struct ReadingCommandTests {
     }
 
     @Test("log prints one line per revision, newest first")
-    func log() throws {
-        let (directory, log) = try Self.makeLog()
+    func log() async throws {
+        let (directory, log) = try await Self.makeLog()
         defer { directory.remove() }
-        let result = try ToolRunner.run(["log", "--log", log])
+        let result = try await ToolRunner.run(["log", "--log", log])
         #expect(result.status == 0, "\(result)")
         #expect(
             maskingTimes(result.stdout) == """
@@ -88,15 +89,15 @@ struct ReadingCommandTests {
                 1  <time>  commit=c1  sections +1 -0 ~0 *0  items +0 -0 ~0 *0
 
                 """)
-        let ranged = try ToolRunner.run(["log", "--log", log, "--from", "2", "--to", "2"])
+        let ranged = try await ToolRunner.run(["log", "--log", log, "--from", "2", "--to", "2"])
         #expect(maskingTimes(ranged.stdout) == "2  <time>  commit=c2  sections +1 -0 ~0 *0  items +0 -0 ~1 *1\n")
     }
 
     @Test("show prints the metadata, the snapshot and the operations in words")
-    func show() throws {
-        let (directory, log) = try Self.makeLog()
+    func show() async throws {
+        let (directory, log) = try await Self.makeLog()
         defer { directory.remove() }
-        let result = try ToolRunner.run(["show", "2", "--log", log])
+        let result = try await ToolRunner.run(["show", "2", "--log", log])
         #expect(result.status == 0, "\(result)")
         #expect(
             maskingTimes(result.stdout) == """
@@ -118,7 +119,7 @@ struct ReadingCommandTests {
                   update item "a" from [0, 0] to [0, 1]: summary now "hi!"
 
                 """)
-        let json = try ToolRunner.run(["show", "3", "--log", log, "--json"])
+        let json = try await ToolRunner.run(["show", "3", "--log", log, "--json"])
         #expect(
             maskingTimes(json.stdout)
                 == #"{"revision":3,"time":"<time>","meta":{},"snapshot":{"sections":[{"title":"Old","items":[{"id":"c"},{"id":"b"}]}]},"changes":{"sections":{"deleted":[0],"inserted":[],"moved":[],"updated":[]},"items":{"deleted":[],"inserted":[{"at":[0,1],"id":"b"}],"moved":[],"updated":[]}}}"#
@@ -126,10 +127,10 @@ struct ReadingCommandTests {
     }
 
     @Test("stats adds up the log")
-    func stats() throws {
-        let (directory, log) = try Self.makeLog()
+    func stats() async throws {
+        let (directory, log) = try await Self.makeLog()
         defer { directory.remove() }
-        let result = try ToolRunner.run(["stats", "--log", log])
+        let result = try await ToolRunner.run(["stats", "--log", log])
         #expect(result.status == 0, "\(result)")
         let lines = maskingTimes(result.stdout).split(separator: "\n").map(String.init)
         #expect(lines[0] == "log            \(log)")
@@ -151,11 +152,11 @@ struct ReadingCommandTests {
     @Test(
         "reading commands never create a log: a missing one is an error naming the path",
         arguments: [["export"], ["log"], ["show", "1"], ["stats"], ["verify"], ["play"], ["tail"]])
-    func missingLog(command: [String]) throws {
+    func missingLog(command: [String]) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let log = directory.path("missing.lmdb")
-        let result = try ToolRunner.run(command + ["--log", log])
+        let result = try await ToolRunner.run(command + ["--log", log])
         #expect(result.status == 2)
         #expect(
             result.stderr
@@ -167,11 +168,11 @@ struct ReadingCommandTests {
     @Test(
         "reading commands refuse an existing directory that holds no log, and leave it as it was",
         arguments: [["export"], ["log"], ["show", "1"], ["stats"], ["verify"], ["play"], ["tail"]])
-    func directoryWithoutLog(command: [String]) throws {
+    func directoryWithoutLog(command: [String]) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         _ = try directory.write("notes.txt", "not a log\n")
-        let result = try ToolRunner.run(command + ["--log", directory.url.path])
+        let result = try await ToolRunner.run(command + ["--log", directory.url.path])
         #expect(result.status == 2)
         #expect(result.stderr.hasPrefix("replay: no log at \(directory.url.path): "), "\(result.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["notes.txt"])
@@ -179,14 +180,14 @@ struct ReadingCommandTests {
 
     /// LMDB takes an empty data file for a log not created yet; the message said only "no log".
     @Test("a log directory whose data.mdb is empty is reported as such")
-    func emptyDataFile() throws {
+    func emptyDataFile() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let log = directory.path("app.lmdb")
-        #expect(try ToolRunner.run(["import", "-", "--log", log], input: Fixtures.history).status == 0)
+        #expect(try await ToolRunner.run(["import", "-", "--log", log], input: Fixtures.history).status == 0)
         #expect(truncate(log + "/data.mdb", 0) == 0)
         for command in [["verify"], ["log"], ["stats"]] {
-            let result = try ToolRunner.run(command + ["--log", log])
+            let result = try await ToolRunner.run(command + ["--log", log])
             #expect(result.status == 2, "\(command): \(result)")
             #expect(
                 result.stderr.hasPrefix(
@@ -196,12 +197,13 @@ struct ReadingCommandTests {
     }
 
     @Test("a log this user may not reach or open is reported as such, not as missing, with the reason once")
-    func unreachableLog() throws {
+    func unreachableLog() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let locked = directory.path("locked")
         let log = locked + "/app.lmdb"
-        #expect(try ToolRunner.run(["import", "-", "--log", log], input: #"{"sections": []}"# + "\n").status == 0)
+        #expect(
+            try await ToolRunner.run(["import", "-", "--log", log], input: #"{"sections": []}"# + "\n").status == 0)
         let manager = FileManager.default
         let files = try manager.contentsOfDirectory(atPath: log).map { log + "/" + $0 }
         // Root may search and open everything: as root, the tool runs as nobody, from a copy,
@@ -213,7 +215,7 @@ struct ReadingCommandTests {
             let setpriv = "/usr/bin/setpriv"
             try #require(manager.isExecutableFile(atPath: setpriv), "as root, this test runs the tool through setpriv")
             let copy = directory.path("replay")
-            try ToolRunner.copyBinary(to: copy)
+            try await ToolRunner.copyBinary(to: copy)
             modes[copy] = 0o755
             launcher = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", copy]
             for path in [locked, log] + files {
@@ -223,29 +225,29 @@ struct ReadingCommandTests {
         for (path, mode) in modes {
             try manager.setAttributes([.posixPermissions: mode], ofItemAtPath: path)
         }
-        func run(_ path: String = log) throws -> ToolRunner.Result {
-            try ToolRunner.run(["log", "--log", path], launcher: launcher)
+        func run(_ path: String = log) async throws -> ToolRunner.Result {
+            try await ToolRunner.run(["log", "--log", path], launcher: launcher)
         }
-        func attempt(locking path: String) throws -> ToolRunner.Result {
+        func attempt(locking path: String) async throws -> ToolRunner.Result {
             try manager.setAttributes([.posixPermissions: 0], ofItemAtPath: path)
             defer { try? manager.setAttributes([.posixPermissions: modes[path] ?? 0o755], ofItemAtPath: path) }
-            return try run()
+            return try await run()
         }
         // Nothing locked yet: the log opens.
-        let open = try run()
+        let open = try await run()
         #expect(open.status == 0, "\(open)")
-        let parentLocked = try attempt(locking: locked)
+        let parentLocked = try await attempt(locking: locked)
         #expect(parentLocked.status == 2)
         #expect(
             parentLocked.stderr
                 == "replay: cannot reach \(log) (Permission denied): check the directories on its path\n")
-        let logLocked = try attempt(locking: log)
+        let logLocked = try await attempt(locking: log)
         #expect(logLocked.status == 2)
         #expect(
             logLocked.stderr
                 == "replay: cannot look into the log directory \(log) (Permission denied): check that it is a log "
                 + "directory you may read and write\n")
-        let dataLocked = try attempt(locking: log + "/data.mdb")
+        let dataLocked = try await attempt(locking: log + "/data.mdb")
         #expect(dataLocked.status == 2)
         #expect(
             dataLocked.stderr
@@ -253,18 +255,18 @@ struct ReadingCommandTests {
                 + "(Permission denied (LMDB code 13))\n")
         // Readers record themselves in lock.mdb: a log whose lock.mdb this user may not write is
         // read without it, with a warning naming the cause.
-        let lockLocked = try attempt(locking: log + "/lock.mdb")
+        let lockLocked = try await attempt(locking: log + "/lock.mdb")
         #expect(lockLocked.status == 0, "\(lockLocked)")
         #expect(lockLocked.stdout == open.stdout)
         #expect(lockLocked.stderr == "replay: warning: " + ToolRunner.withoutLockWarning(log: log))
-        let throughFile = try run(log + "/data.mdb/app.lmdb")
+        let throughFile = try await run(log + "/data.mdb/app.lmdb")
         #expect(throughFile.status == 2)
         #expect(
             throughFile.stderr
                 == "replay: cannot reach \(log)/data.mdb/app.lmdb (Not a directory): check the directories on its path\n"
         )
         // Unlocked again, the log is as it was.
-        #expect(try run().status == 0)
+        #expect(try await run().status == 0)
     }
 
     @Test("metadata and values with line breaks or escape codes stay on one line, escaped")
@@ -275,11 +277,11 @@ struct ReadingCommandTests {
         let log = try ChangeLog(path: path)
         let snapshot = try LogSnapshot(sections: [.init(title: "T\u{1B}[31m", items: [.init(id: "a\nb")])])
         _ = try await log.append(snapshot, meta: ["a\nb": "x\ny", "plain": "v"])
-        let result = try ToolRunner.run(["log", "--log", path])
+        let result = try await ToolRunner.run(["log", "--log", path])
         #expect(
             maskingTimes(result.stdout) == #"1  <time>  "a\nb"="x\ny" plain=v  sections +1 -0 ~0 *0  items +0 -0 ~0 *0"#
                 + "\n")
-        let show = try ToolRunner.run(["show", "1", "--log", path])
+        let show = try await ToolRunner.run(["show", "1", "--log", path])
         #expect(show.stdout.contains(#"[0] "T\u{1b}[31m" (1 items)"#), "\(show.stdout)")
         #expect(show.stdout.contains(#"0: "a\nb""#))
     }
@@ -287,7 +289,7 @@ struct ReadingCommandTests {
     /// U+2028 and U+2029 break lines for some tools, U+202E reverses the rest of a line as shown,
     /// and U+FEFF is invisible: each is shown as its escape, in text output and in errors.
     @Test("line separators, bidirectional controls and the byte order mark are escaped, never printed raw")
-    func invisibleAndReorderingCharacters() throws {
+    func invisibleAndReorderingCharacters() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let log = directory.path("bidi.lmdb")
@@ -295,12 +297,13 @@ struct ReadingCommandTests {
             {"sections":[{"title":"a\u2028b\u202ec\ufeffd","items":[{"id":"i\u2029"}]}]}
 
             """#
-        let imported = try ToolRunner.run(["import", "-", "--log", log], input: input)
+        let imported = try await ToolRunner.run(["import", "-", "--log", log], input: input)
         #expect(imported.status == 0, "\(imported)")
-        let show = try ToolRunner.run(["show", "1", "--log", log])
+        let show = try await ToolRunner.run(["show", "1", "--log", log])
         #expect(show.stdout.contains(#"[0] "a\u{2028}b\u{202e}c\u{feff}d" (1 items)"#), "\(show)")
         #expect(show.stdout.contains(#"0: "i\u{2029}""#), "\(show)")
-        let bad = try ToolRunner.run(["import", "-", "--log", log], input: "\u{FEFF}\u{FEFF}{\"sections\": []}\n")
+        let bad = try await ToolRunner.run(
+            ["import", "-", "--log", log], input: "\u{FEFF}\u{FEFF}{\"sections\": []}\n")
         #expect(bad.status == 2)
         #expect(
             bad.stderr.contains(#"column 1: not valid JSON: invalid value ("\u{feff}{\"sections\": []}")"#), "\(bad)")
@@ -320,7 +323,7 @@ struct ReadingCommandTests {
             (["play", "--into", "text"], #"[0] "x\u{9b}[2Jy\u{7f}z""#),
             (["play", "--into", "text"], #""i\u{9b}31m\u{85}""#),
         ])
-    func c1Controls(command: [String], escaped: String) throws {
+    func c1Controls(command: [String], escaped: String) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let log = directory.path("c1.lmdb")
@@ -328,9 +331,9 @@ struct ReadingCommandTests {
             {"sections":[{"title":"x\u009b[2Jy\u007fz","items":[{"id":"i\u009b31m\u0085"}]}],"meta":{"k\u009b":"v\u007f"}}
 
             """#
-        let imported = try ToolRunner.run(["import", "-", "--log", log], input: input)
+        let imported = try await ToolRunner.run(["import", "-", "--log", log], input: input)
         #expect(imported.status == 0, "\(imported)")
-        let result = try ToolRunner.run(command + ["--log", log])
+        let result = try await ToolRunner.run(command + ["--log", log])
         #expect(result.status == 0, "\(command): \(result)")
         let bytes = Array(result.stdout.utf8)
         #expect(!bytes.contains(0x7F), "\(command): \(result)")
@@ -348,17 +351,17 @@ struct ReadingCommandTests {
             (["log", "--to", "7"], "revision 7 is out of range: the log at LOG holds revisions 1 to 3"),
             (["verify", "--from", "5"], "revision 5 is out of range: the log at LOG holds revisions 1 to 3"),
         ])
-    func outOfRange(command: [String], message: String) throws {
-        let (directory, log) = try Self.makeLog()
+    func outOfRange(command: [String], message: String) async throws {
+        let (directory, log) = try await Self.makeLog()
         defer { directory.remove() }
-        let result = try ToolRunner.run(command + ["--log", log])
+        let result = try await ToolRunner.run(command + ["--log", log])
         #expect(result.status == 2)
         #expect(result.stderr == "replay: \(message.replacingOccurrences(of: "LOG", with: log))\n")
     }
 
     @Test("--from after --to is a usage error")
-    func inverted() throws {
-        let result = try ToolRunner.run(["export", "--from", "3", "--to", "2"])
+    func inverted() async throws {
+        let result = try await ToolRunner.run(["export", "--from", "3", "--to", "2"])
         #expect(result.status == 64)
         #expect(result.stderr.contains("--from 3 is after --to 2"))
     }

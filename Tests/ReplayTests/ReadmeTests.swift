@@ -37,7 +37,7 @@ struct ReadmeTests {
     }
 
     @Test("the example, built and run, prints the README's output and its log verifies")
-    func exampleRunsAsShown() throws {
+    func exampleRunsAsShown() async throws {
         let scratch = try TemporaryDirectory()
         defer { scratch.remove() }
         let binary = ToolRunner.binary.deletingLastPathComponent().appendingPathComponent("TodoLog")
@@ -47,12 +47,12 @@ struct ReadmeTests {
         let output = Pipe()
         process.standardOutput = output
         try process.run()
-        let printed = String(decoding: output.fileHandleForReading.readToEndRetryingInterruptions(), as: UTF8.self)
-        process.waitUntilExit()
+        let printed = String(decoding: await output.fileHandleForReading.readToEndOffThePool(), as: UTF8.self)
+        await process.exited()
         #expect(process.terminationStatus == 0)
         let shown = try #require(Self.blocks("console").first)
         #expect(printed == shown)
-        let verified = try ToolRunner.run(["verify", "--log", scratch.path("todos.lmdb")])
+        let verified = try await ToolRunner.run(["verify", "--log", scratch.path("todos.lmdb")])
         #expect(verified.status == 0, "\(verified)")
     }
 

@@ -7,13 +7,13 @@ import Testing
 @Suite("replay reduce")
 struct ReduceCommandTests {
     @Test("--until verify: two revisions, an importable history, and a test that compiles and fails")
-    func verify() throws {
+    func verify() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let (text, tampered) = ReduceFixtures.wrongUpdate()
         let input = try directory.write("bad.jsonl", text)
         let out = directory.url.appendingPathComponent("out")
-        let result = try ToolRunner.run(["reduce", "--input", input, "--until", "verify", "--out", out.path])
+        let result = try await ToolRunner.run(["reduce", "--input", input, "--until", "verify", "--out", out.path])
         #expect(result.status == 0, "\(result)")
         let original = ReductionSize(try ReducibleHistory(jsonLines: text))
         let lines = result.stdout.split(separator: "\n").map(String.init)
@@ -31,11 +31,13 @@ struct ReduceCommandTests {
 
         // `replay import` takes the reduced history (its snapshots; the changes are recomputed).
         let log = directory.path("imported.lmdb")
-        let imported = try ToolRunner.run(["import", out.appendingPathComponent("history.jsonl").path, "--log", log])
+        let imported = try await ToolRunner.run([
+            "import", out.appendingPathComponent("history.jsonl").path, "--log", log,
+        ])
         #expect(imported.status == 0, "\(imported)")
-        #expect(try ToolRunner.run(["verify", "--log", log]).status == 0)
+        #expect(try await ToolRunner.run(["verify", "--log", log]).status == 0)
 
-        try ReduceFixtures.expectReducedTestFails(
+        try await ReduceFixtures.expectReducedTestFails(
             in: out,
             saying:
                 "revision 2 (original \(tampered)): applying its changes to the previous snapshot does not give its "
@@ -43,13 +45,13 @@ struct ReduceCommandTests {
     }
 
     @Test("--until strict from a log: two revisions and a test that fails with UIKit's refusal")
-    func strict() throws {
+    func strict() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let (text, tampered) = ReduceFixtures.doubleDeletion()
         let input = try directory.write("bad.jsonl", text)
         let out = directory.url.appendingPathComponent("out")
-        let result = try ToolRunner.run(
+        let result = try await ToolRunner.run(
             ["reduce", "--input", input, "--until", "strict", "--out", out.path, "--from", "100"])
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.hasPrefix("before: 201 revisions, "), "\(result)")
@@ -58,7 +60,7 @@ struct ReduceCommandTests {
         #expect(reduced.revisionCount == 2)
         #expect(reduced.distinctItemCount <= 3)
 
-        try ReduceFixtures.expectReducedTestFails(
+        try await ReduceFixtures.expectReducedTestFails(
             in: out,
             saying:
                 "revision 2 (original \(tampered)): the strict renderer refused the batch: attempt to delete the same "
@@ -66,14 +68,14 @@ struct ReduceCommandTests {
     }
 
     @Test("--predicate: a renderer bug that needs two batches in a row reduces to three revisions")
-    func twoBatchPredicate() throws {
+    func twoBatchPredicate() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let records = ChatHistory.records(count: 300, forced: DriftingRenderer.seed(at: 200))
         let input = try directory.write("history.jsonl", ReducibleHistory(records: records).jsonLines())
         let out = directory.url.appendingPathComponent("out")
         let predicate = "'\(ReduceFixtures.worker)' drifting-renderer"
-        let result = try ToolRunner.run(
+        let result = try await ToolRunner.run(
             ["reduce", "--input", input, "--predicate", predicate, "--out", out.path, "--jobs", "2"])
         #expect(result.status == 0, "\(result)")
         let reduced = try ReducibleHistory(
@@ -86,7 +88,7 @@ struct ReduceCommandTests {
     }
 
     @Test("--predicate: two distant items, the same output whatever --jobs")
-    func distantItems() throws {
+    func distantItems() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let input = try directory.write(
@@ -94,7 +96,7 @@ struct ReduceCommandTests {
         var outputs: [String] = []
         for jobs in ["1", "2"] {
             let out = directory.url.appendingPathComponent("out-\(jobs)")
-            let result = try ToolRunner.run(
+            let result = try await ToolRunner.run(
                 [
                     "reduce", "--input", input, "--predicate", ReduceFixtures.bothPresent("msg-4", "msg-150"),
                     "--out", out.path, "--jobs", jobs,
@@ -116,13 +118,13 @@ struct ReduceCommandTests {
             (["--predicate", "sleep 5", "--timeout", "0.2", "--timeout-means", "pass"], "does not fail on the whole"),
             (["--until", "verify"], "the verify oracle does not fail on the whole history"),
         ])
-    func errors(oracle: [String], message: String) throws {
+    func errors(oracle: [String], message: String) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let input = try directory.write(
             "history.jsonl", ReducibleHistory(records: ChatHistory.records(count: 300)).jsonLines())
         let out = directory.path("out")
-        let result = try ToolRunner.run(["reduce", "--input", input, "--out", out] + oracle)
+        let result = try await ToolRunner.run(["reduce", "--input", input, "--out", out] + oracle)
         #expect(result.status == 2, "\(result)")
         #expect(result.stdout == "")
         #expect(result.stderr.hasPrefix("replay: ") && result.stderr.contains(message), "\(result)")
@@ -138,31 +140,31 @@ struct ReduceCommandTests {
             (["--input", "x.jsonl", "--until", "strict", "--jobs", "0"], "--jobs must be at least 1"),
             (["--input", "x.jsonl", "--until", "sideways"], "sideways"),
         ])
-    func usage(arguments: [String], message: String) throws {
-        let result = try ToolRunner.run(["reduce"] + arguments)
+    func usage(arguments: [String], message: String) async throws {
+        let result = try await ToolRunner.run(["reduce"] + arguments)
         #expect(result.status == 64, "\(result)")
         #expect(result.stderr.contains(message), "\(result)")
     }
 
     @Test("--log: reads the log's revisions; a missing log is bad input")
-    func fromLog() throws {
+    func fromLog() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let log = directory.path("demo.lmdb")
-        #expect(try ToolRunner.run(["demo", "--log", log, "--revisions", "120"]).status == 0)
+        #expect(try await ToolRunner.run(["demo", "--log", log, "--revisions", "120"]).status == 0)
         let out = directory.path("out")
-        let result = try ToolRunner.run(
+        let result = try await ToolRunner.run(
             ["reduce", "--log", log, "--predicate", ReduceFixtures.bothPresent("msg-2", "msg-30"), "--out", out])
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.hasPrefix("before: 120 revisions, "), "\(result)")
         #expect(result.stdout.contains(#/\nafter:  [12] revisions?, 2 items, [12] sections?\n/#), "\(result)")
-        let missing = try ToolRunner.run(["reduce", "--log", directory.path("none"), "--until", "verify"])
+        let missing = try await ToolRunner.run(["reduce", "--log", directory.path("none"), "--until", "verify"])
         #expect(missing.status == 2)
         #expect(missing.stderr.hasPrefix("replay: no log at "), "\(missing)")
     }
 
     @Test("SIGINT writes the smallest failing history found so far, then ends by the signal")
-    func interruption() throws {
+    func interruption() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let input = try directory.write(
@@ -175,14 +177,14 @@ struct ReduceCommandTests {
         try running.stdin.fileHandleForWriting.close()
         // Interrupt once some candidates have been judged, so that a smaller failing one is known.
         while ((try? String(contentsOfFile: calls, encoding: .utf8)) ?? "").count < 12 {
-            usleep(20_000)
+            try await Task.sleep(nanoseconds: UInt64(20_000) * 1_000)
         }
         kill(running.process.processIdentifier, SIGINT)
         let errors = ReadAll(running.stderr.fileHandleForReading)
         let output = String(
-            decoding: running.stdout.fileHandleForReading.readToEndRetryingInterruptions(), as: UTF8.self)
-        let stderr = String(decoding: errors.wait(), as: UTF8.self)
-        running.process.waitUntilExit()
+            decoding: await running.stdout.fileHandleForReading.readToEndOffThePool(), as: UTF8.self)
+        let stderr = String(decoding: await errors.wait(), as: UTF8.self)
+        await running.process.exited()
         #expect(running.process.terminationReason == .uncaughtSignal, "\(stderr)")
         #expect(running.process.terminationStatus == SIGINT)
         #expect(stderr.contains("replay: interrupted; writing the smallest failing history found so far"), "\(stderr)")

@@ -38,10 +38,10 @@ enum ReduceFixtures {
     /// with a message that contains `message`.
     static func expectReducedTestFails(
         in directory: URL, saying message: String, sourceLocation: SourceLocation = #_sourceLocation
-    ) throws {
+    ) async throws {
         let scratch = try TemporaryDirectory()
         defer { scratch.remove() }
-        let run = try compileAndRunReducedTest(in: directory, scratch: scratch)
+        let run = try await compileAndRunReducedTest(in: directory, scratch: scratch)
         #expect(run.status != 0, "the emitted test passes: \(run)", sourceLocation: sourceLocation)
         #expect((run.stdout + run.stderr).contains(message), "\(run)", sourceLocation: sourceLocation)
     }
@@ -49,7 +49,7 @@ enum ReduceFixtures {
     /// Compiles `ReducedTest.swift` and `history.jsonl`, copied from `directory`, into an
     /// executable with Swift Testing's entry point, against the modules and objects of this build
     /// (no package resolution, no rebuild: about a second), and runs it.
-    private static func compileAndRunReducedTest(in directory: URL, scratch: TemporaryDirectory) throws
+    private static func compileAndRunReducedTest(in directory: URL, scratch: TemporaryDirectory) async throws
         -> ToolRunner.Result
     {
         let products = ToolRunner.binary.deletingLastPathComponent()
@@ -82,7 +82,7 @@ enum ReduceFixtures {
         }.filter { path in libraries.contains { path.contains("/\($0).build/") } }
         let sources = packageRoot.appendingPathComponent("Sources")
         let executable = scratch.path("reduced-test")
-        let compile = try run(
+        let compile = try await run(
             "/usr/bin/env",
             [
                 "swiftc", "-parse-as-library", source.path, main, "-o", executable,
@@ -98,10 +98,11 @@ enum ReduceFixtures {
                     .appendingPathComponent("checkouts/swift-system/Sources/CSystem/include/module.modulemap").path,
             ] + objects + ["-llmdb", "-lxxhash"], in: scratch.url)
         try #require(compile.status == 0, "ReducedTest.swift does not compile: \(compile)")
-        return try run(executable, [], in: scratch.url)
+        return try await run(executable, [], in: scratch.url)
     }
 
-    private static func run(_ executable: String, _ arguments: [String], in directory: URL) throws -> ToolRunner.Result
+    private static func run(_ executable: String, _ arguments: [String], in directory: URL) async throws
+        -> ToolRunner.Result
     {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
@@ -112,9 +113,9 @@ enum ReduceFixtures {
         process.standardError = error
         try process.run()
         let errors = ReadAll(error.fileHandleForReading)
-        let out = output.fileHandleForReading.readToEndRetryingInterruptions()
-        let err = errors.wait()
-        process.waitUntilExit()
+        let out = await output.fileHandleForReading.readToEndOffThePool()
+        let err = await errors.wait()
+        await process.exited()
         return ToolRunner.Result(
             status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
             stderr: String(decoding: err, as: UTF8.self))

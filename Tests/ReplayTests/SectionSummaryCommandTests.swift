@@ -12,19 +12,19 @@ struct SectionSummaryCommandTests {
 
         """
 
-    static func makeLog() throws -> (TemporaryDirectory, String) {
+    static func makeLog() async throws -> (TemporaryDirectory, String) {
         let directory = try TemporaryDirectory()
         let log = directory.path("app.lmdb")
-        let result = try ToolRunner.run(["import", "-", "--log", log], input: history)
+        let result = try await ToolRunner.run(["import", "-", "--log", log], input: history)
         #expect(result.status == 0, "\(result)")
         return (directory, log)
     }
 
     @Test("show prints section summaries, marks the updated section and words its update")
-    func show() throws {
-        let (directory, log) = try Self.makeLog()
+    func show() async throws {
+        let (directory, log) = try await Self.makeLog()
         defer { directory.remove() }
-        let result = try ToolRunner.run(["show", "2", "--log", log])
+        let result = try await ToolRunner.run(["show", "2", "--log", log])
         #expect(result.status == 0, "\(result)")
         #expect(
             maskingTimes(result.stdout) == """
@@ -45,10 +45,10 @@ struct SectionSummaryCommandTests {
     }
 
     @Test("log counts section updates; export writes them; verify passes")
-    func logExportVerify() throws {
-        let (directory, log) = try Self.makeLog()
+    func logExportVerify() async throws {
+        let (directory, log) = try await Self.makeLog()
         defer { directory.remove() }
-        let listed = try ToolRunner.run(["log", "--log", log])
+        let listed = try await ToolRunner.run(["log", "--log", log])
         #expect(listed.status == 0, "\(listed)")
         let counts = listed.stdout.split(separator: "\n").map {
             $0.split(separator: "  ").suffix(2).joined(separator: "  ")
@@ -58,28 +58,28 @@ struct SectionSummaryCommandTests {
                 "sections +0 -0 ~1 *1  items +0 -0 ~0 *0", "sections +0 -0 ~0 *1  items +0 -0 ~0 *0",
                 "sections +2 -0 ~0 *0  items +0 -0 ~0 *0",
             ])
-        let exported = try ToolRunner.run(["export", "--log", log, "--from", "3"])
+        let exported = try await ToolRunner.run(["export", "--log", log, "--from", "3"])
         #expect(
             maskingTimes(exported.stdout)
                 == #"{"revision":3,"time":"<time>","meta":{},"snapshot":{"sections":[{"title":"Later","items":[{"id":"b"}]},"#
                 + #"{"title":"Today","summary":"2 unread","items":[{"id":"a"}]}]},"changes":{"sections":{"deleted":[],"#
                 + #""inserted":[],"moved":[{"from":1,"to":0}],"updated":[{"from":0,"to":1,"summary":"2 unread"}]},"#
                 + #""items":{"deleted":[],"inserted":[],"moved":[],"updated":[]}}}"# + "\n")
-        #expect(try ToolRunner.run(["verify", "--log", log]).status == 0)
+        #expect(try await ToolRunner.run(["verify", "--log", log]).status == 0)
         // The export imports back to the same snapshots.
-        let all = try ToolRunner.run(["export", "--log", log])
+        let all = try await ToolRunner.run(["export", "--log", log])
         let copy = directory.path("copy.lmdb")
-        #expect(try ToolRunner.run(["import", "-", "--log", copy], input: all.stdout).status == 0)
-        #expect(try ToolRunner.run(["export", "--log", copy]).stdout.count == all.stdout.count)
+        #expect(try await ToolRunner.run(["import", "-", "--log", copy], input: all.stdout).status == 0)
+        #expect(try await ToolRunner.run(["export", "--log", copy]).stdout.count == all.stdout.count)
     }
 
     @Test("play: the strict renderer accepts the moved and updated section; jsonl carries the update")
-    func play() throws {
-        let (directory, log) = try Self.makeLog()
+    func play() async throws {
+        let (directory, log) = try await Self.makeLog()
         defer { directory.remove() }
-        let strict = try ToolRunner.run(["play", "--log", log, "--into", "strict"])
+        let strict = try await ToolRunner.run(["play", "--log", log, "--into", "strict"])
         #expect(strict.status == 0, "\(strict)")
-        let jsonl = try ToolRunner.run(["play", "--log", log, "--into", "jsonl", "--from", "3"])
+        let jsonl = try await ToolRunner.run(["play", "--log", log, "--into", "jsonl", "--from", "3"])
         #expect(jsonl.status == 0, "\(jsonl)")
         #expect(
             jsonl.stdout.split(separator: "\n").last.map(String.init)
@@ -89,24 +89,24 @@ struct SectionSummaryCommandTests {
     }
 
     @Test("play --into text prints each section's summary beside its title")
-    func playText() throws {
-        let (directory, log) = try Self.makeLog()
+    func playText() async throws {
+        let (directory, log) = try await Self.makeLog()
         defer { directory.remove() }
-        let text = try ToolRunner.run(["play", "--log", log, "--into", "text", "--from", "3"])
+        let text = try await ToolRunner.run(["play", "--log", log, "--into", "text", "--from", "3"])
         #expect(text.status == 0, "\(text)")
         #expect(text.stdout.contains("  [1] Today  2 unread\n"), "\(text.stdout)")
         #expect(text.stdout.contains("batch: sections +0 -0 ~1 *1  items +0 -0 ~0 *0"), "\(text.stdout)")
     }
 
     @Test("diff prints section updates, a summary that disappears without a summary")
-    func diff() throws {
+    func diff() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let old = try directory.write(
             "old.json", #"{"sections": [{"title": "A", "summary": "x", "items": []}, {"title": "B", "items": []}]}"#)
         let new = try directory.write(
             "new.json", #"{"sections": [{"title": "A", "items": []}, {"title": "B", "summary": "y", "items": []}]}"#)
-        let result = try ToolRunner.run(["diff", old, new])
+        let result = try await ToolRunner.run(["diff", old, new])
         #expect(result.status == 0, "\(result)")
         #expect(
             result.stdout

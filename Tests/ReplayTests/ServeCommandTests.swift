@@ -15,8 +15,8 @@ struct ServeCommandTests {
     }
 
     @Test("serve refuses to listen beyond loopback without a token, and says why")
-    func refusesExposureWithoutToken() throws {
-        let result = try ToolRunner.run(["serve", "--host", "0.0.0.0", "--port", "0"])
+    func refusesExposureWithoutToken() async throws {
+        let result = try await ToolRunner.run(["serve", "--host", "0.0.0.0", "--port", "0"])
         #expect(result.status == 64)
         #expect(
             result.stderr.hasPrefix(
@@ -25,18 +25,18 @@ struct ServeCommandTests {
     }
 
     @Test("serve refuses a --max-buffer that is not a positive number of bytes")
-    func refusesEmptyBuffer() throws {
-        let result = try ToolRunner.run(["serve", "--max-buffer", "0", "--port", "0"])
+    func refusesEmptyBuffer() async throws {
+        let result = try await ToolRunner.run(["serve", "--max-buffer", "0", "--port", "0"])
         #expect(result.status == 64)
         #expect(result.stderr.hasPrefix("Error: --max-buffer must be a positive number of bytes"), "\(result)")
     }
 
     @Test("serve refuses an empty or blank token file, saying the file holds no token")
-    func refusesEmptyTokenFile() throws {
+    func refusesEmptyTokenFile() async throws {
         let directory = try TemporaryDirectory()
         for contents in ["", "\n", "two words\n"] {
             let tokenFile = try directory.write("token.txt", contents)
-            let result = try ToolRunner.run(["serve", "--port", "0", "--token-file", tokenFile])
+            let result = try await ToolRunner.run(["serve", "--port", "0", "--token-file", tokenFile])
             #expect(result.status == 2, "\(result)")
             #expect(
                 result.stderr == "replay: the token file \(tokenFile) must hold one token: no spaces, not empty\n",
@@ -46,7 +46,7 @@ struct ServeCommandTests {
 
     @Test("serve with --token-file answers 401 without the token and 200 with it")
     func token() async throws {
-        let (directory, log) = try ReadingCommandTests.makeLog()
+        let (directory, log) = try await ReadingCommandTests.makeLog()
         defer { directory.remove() }
         let tokenFile = try directory.write("token.txt", "t0ken-value\n")
         let (server, port) = try await ToolRunner.serve(["--log", log, "--token-file", tokenFile])
@@ -138,13 +138,13 @@ struct ServeCommandTests {
         defer { directory.remove() }
         let log = directory.path("shared.lmdb")
         let lines = Fixtures.growing(6).split(separator: "\n").map(String.init)
-        #expect(try ToolRunner.run(["import", "-", "--log", log], input: lines[0] + "\n").status == 0)
+        #expect(try await ToolRunner.run(["import", "-", "--log", log], input: lines[0] + "\n").status == 0)
         let (server, port) = try await ToolRunner.serve(["--log", log])
 
         let stream = try LoopbackHTTP.open(port: port, target: "/api/subscribe?from=1")
         let first = await LoopbackHTTP.onThread { LoopbackHTTP.readUntil(stream, marker: "id: 1\n") }
         let rest = try directory.write("rest.jsonl", lines.dropFirst().joined(separator: "\n") + "\n")
-        let importer = try ToolRunner.run(["import", rest, "--log", log, "--commit-every", "1"])
+        let importer = try await ToolRunner.run(["import", rest, "--log", log, "--commit-every", "1"])
         #expect(importer.status == 0, "\(importer)")
         let live = await LoopbackHTTP.onThread { LoopbackHTTP.readUntil(stream, marker: "id: 6\n") }
         kill(server.process.processIdentifier, signal)
@@ -155,7 +155,7 @@ struct ServeCommandTests {
         let messages = try EventStreamMessage.parse(rawResponse: String(decoding: first + live + end, as: UTF8.self))
         #expect(messages.compactMap(\.id) == ["1", "2", "3", "4", "5", "6"])
         #expect(messages.last == EventStreamMessage(comment: "closed: the server is shutting down"))
-        let exported = try ToolRunner.run(["tail", "--log", log, "--from", "1", "--json"])
+        let exported = try await ToolRunner.run(["tail", "--log", log, "--from", "1", "--json"])
         #expect(messages.compactMap(\.data).map { $0 + "\n" }.joined() == exported.stdout)
     }
 }

@@ -12,13 +12,13 @@ struct SpecialFileCommandTests {
     @Test(
         "every reading command exits 2 naming a special data.mdb or lock.mdb",
         arguments: SpecialFileKind.allCases, ["data.mdb", "lock.mdb"])
-    func specialEnvironmentFile(kind: SpecialFileKind, name: String) throws {
-        let (directory, log) = try ReadingCommandTests.makeLog()
+    func specialEnvironmentFile(kind: SpecialFileKind, name: String) async throws {
+        let (directory, log) = try await ReadingCommandTests.makeLog()
         defer { directory.remove() }
         try FileManager.default.removeItem(atPath: log + "/" + name)
         try kind.make(at: log + "/" + name)
         for command in Self.readingCommands + [["import", "-"]] {
-            let result = try ToolRunner.run(command + ["--log", log], input: Fixtures.history)
+            let result = try await ToolRunner.run(command + ["--log", log], input: Fixtures.history)
             #expect(result.status == 2, "\(command): \(result)")
             #expect(result.stdout.isEmpty, "\(command): \(result)")
             #expect(
@@ -30,13 +30,13 @@ struct SpecialFileCommandTests {
     }
 
     @Test("every reading command exits 2 when --log names a special file", arguments: SpecialFileKind.allCases)
-    func specialLogPath(kind: SpecialFileKind) throws {
+    func specialLogPath(kind: SpecialFileKind) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let log = directory.path("app.lmdb")
         try kind.make(at: log)
         for command in Self.readingCommands {
-            let result = try ToolRunner.run(command + ["--log", log])
+            let result = try await ToolRunner.run(command + ["--log", log])
             #expect(result.status == 2, "\(command): \(result)")
             #expect(
                 result.stderr == "replay: \(log) is \(kind.phrase); a log is a directory: pass the directory's path\n",

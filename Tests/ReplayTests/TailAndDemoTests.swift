@@ -6,10 +6,10 @@ import Testing
 @Suite("replay tail and demo")
 struct TailAndDemoTests {
     @Test("tail prints revisions from R; --json prints revision lines")
-    func tail() throws {
-        let (directory, log) = try ReadingCommandTests.makeLog()
+    func tail() async throws {
+        let (directory, log) = try await ReadingCommandTests.makeLog()
         defer { directory.remove() }
-        let result = try ToolRunner.run(["tail", "--log", log, "--from", "2"])
+        let result = try await ToolRunner.run(["tail", "--log", log, "--from", "2"])
         #expect(result.status == 0, "\(result)")
         #expect(
             maskingTimes(result.stdout) == """
@@ -17,25 +17,25 @@ struct TailAndDemoTests {
                 3  <time>  sections +0 -1 ~0 *0  items +1 -0 ~0 *0
 
                 """)
-        let json = try ToolRunner.run(["tail", "--log", log, "--from", "3", "--json"])
+        let json = try await ToolRunner.run(["tail", "--log", log, "--from", "3", "--json"])
         #expect(json.stdout.hasPrefix(#"{"revision":3,"#))
-        let beyond = try ToolRunner.run(["tail", "--log", log, "--from", "4"])
+        let beyond = try await ToolRunner.run(["tail", "--log", log, "--from", "4"])
         #expect(beyond.status == 2)
         #expect(beyond.stderr == "replay: revision 4 is out of range: the log at \(log) holds revisions 1 to 3\n")
     }
 
     @Test("tail --follow sees every revision another process imports, once and in order", .timeLimit(.minutes(10)))
-    func follow() throws {
+    func follow() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let log = directory.path("shared.lmdb")
         let total = 40
         let lines = Fixtures.growing(total).split(separator: "\n").map(String.init)
-        #expect(try ToolRunner.run(["import", "-", "--log", log], input: lines[0] + "\n").status == 0)
+        #expect(try await ToolRunner.run(["import", "-", "--log", log], input: lines[0] + "\n").status == 0)
 
         let follower = try ToolRunner.start(["tail", "--log", log, "--from", "1", "--follow"])
         let rest = try directory.write("rest.jsonl", lines.dropFirst().joined(separator: "\n") + "\n")
-        let importer = try ToolRunner.run(["import", rest, "--log", log, "--commit-every", "1"])
+        let importer = try await ToolRunner.run(["import", rest, "--log", log, "--commit-every", "1"])
         #expect(importer.status == 0, "\(importer)")
 
         // Read the follower's lines until every revision arrived (or a generous deadline passed).
@@ -44,7 +44,7 @@ struct TailAndDemoTests {
         let handle = follower.stdout.fileHandleForReading
         let deadline = Date().addingTimeInterval(300)
         while seen.count < total, Date() < deadline {
-            let chunk = handle.nextChunk()
+            let chunk = await handle.nextChunkOffThePool()
             if chunk.isEmpty { break }
             buffer.append(chunk)
             while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
@@ -54,84 +54,87 @@ struct TailAndDemoTests {
             }
         }
         follower.process.interrupt()
-        follower.process.waitUntilExit()
+        await follower.process.exited()
         #expect(seen == Array(1...total))
     }
 
     @Test(
         "tail --follow from beyond the next revision says what it waits for, then prints it",
         .timeLimit(.minutes(10)))
-    func followFromTheFuture() throws {
+    func followFromTheFuture() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let log = directory.path("future.lmdb")
         let lines = Fixtures.growing(3).split(separator: "\n").map(String.init)
-        #expect(try ToolRunner.run(["import", "-", "--log", log], input: "\n").status == 0)
+        #expect(try await ToolRunner.run(["import", "-", "--log", log], input: "\n").status == 0)
 
         /// Starts a follower from `revision`, and reads standard error up to its first line.
-        func follow(from revision: Int) throws -> (ToolRunner.Running, notice: String) {
+        func follow(from revision: Int) async throws -> (ToolRunner.Running, notice: String) {
             let follower = try startFollower(
                 ["tail", "--log", log, "--from", "\(revision)", "--follow"], stoppedAfter: 120)
-            return (follower, firstLine(of: follower.stderr))
+            return (follower, await firstLine(of: follower.stderr))
         }
 
-        let (early, emptyNotice) = try follow(from: 2)
+        let (early, emptyNotice) = try await follow(from: 2)
         early.process.interrupt()
-        early.process.waitUntilExit()
+        await early.process.exited()
         #expect(emptyNotice == "replay: waiting for revision 2; \(log) is empty\n")
 
-        #expect(try ToolRunner.run(["import", "-", "--log", log], input: lines[0] + "\n").status == 0)
-        let (follower, notice) = try follow(from: 3)
+        #expect(try await ToolRunner.run(["import", "-", "--log", log], input: lines[0] + "\n").status == 0)
+        let (follower, notice) = try await follow(from: 3)
         #expect(notice == "replay: waiting for revision 3; the latest revision of \(log) is 1\n")
         let rest = lines.dropFirst().joined(separator: "\n") + "\n"
-        #expect(try ToolRunner.run(["import", "-", "--log", log, "--commit-every", "1"], input: rest).status == 0)
-        let printed = firstLine(of: follower.stdout)
+        #expect(
+            try await ToolRunner.run(["import", "-", "--log", log, "--commit-every", "1"], input: rest).status == 0)
+        let printed = await firstLine(of: follower.stdout)
         follower.process.interrupt()
-        follower.process.waitUntilExit()
+        await follower.process.exited()
         #expect(printed.hasPrefix("3 "))
     }
 
     @Test(
         "tail --follow stops with status 2 when the log it follows is deleted, or deleted and created again",
         .timeLimit(.minutes(10)), arguments: [false, true])
-    func followDeletedLog(recreated: Bool) throws {
+    func followDeletedLog(recreated: Bool) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let log = directory.path("doomed.lmdb")
         let lines = Fixtures.growing(2).split(separator: "\n").map(String.init)
-        #expect(try ToolRunner.run(["import", "-", "--log", log], input: lines[0] + "\n").status == 0)
+        #expect(try await ToolRunner.run(["import", "-", "--log", log], input: lines[0] + "\n").status == 0)
         let follower = try startFollower(["tail", "--log", log, "--follow"])
-        #expect(firstLine(of: follower.stdout).hasPrefix("1 "))
+        #expect(await firstLine(of: follower.stdout).hasPrefix("1 "))
         let errors = ReadAll(follower.stderr.fileHandleForReading)
         try FileManager.default.removeItem(atPath: log)
         if recreated {
             // The new log's revision 1 and 2 never reach the follower of the old file.
             #expect(
-                try ToolRunner.run(["import", "-", "--log", log], input: lines.joined(separator: "\n")).status == 0)
+                try await ToolRunner.run(["import", "-", "--log", log], input: lines.joined(separator: "\n")).status
+                    == 0)
         }
-        expectStoppedAsReplaced(follower, errors: errors, path: log)
+        await expectStoppedAsReplaced(follower, errors: errors, path: log)
     }
 
     @Test("tail --follow of a symbolic link stops with status 2 when the link is pointed at another log")
-    func followRepointedLink() throws {
+    func followRepointedLink() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let lines = Fixtures.growing(2).split(separator: "\n").map(String.init)
         let old = directory.path("old.lmdb")
         let new = directory.path("new.lmdb")
         let link = directory.path("current.lmdb")
-        #expect(try ToolRunner.run(["import", "-", "--log", old], input: lines[0] + "\n").status == 0)
-        #expect(try ToolRunner.run(["import", "-", "--log", new], input: lines.joined(separator: "\n")).status == 0)
+        #expect(try await ToolRunner.run(["import", "-", "--log", old], input: lines[0] + "\n").status == 0)
+        #expect(
+            try await ToolRunner.run(["import", "-", "--log", new], input: lines.joined(separator: "\n")).status == 0)
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: old)
         let follower = try startFollower(["tail", "--log", link, "--follow"])
-        #expect(firstLine(of: follower.stdout).hasPrefix("1 "))
+        #expect(await firstLine(of: follower.stdout).hasPrefix("1 "))
         let errors = ReadAll(follower.stderr.fileHandleForReading)
         // `ln -sfn new.lmdb current.lmdb`: old.lmdb stays where it was, but the log at the path
         // the follower was given is another one now.
         let staging = directory.path("staging.lmdb")
         try FileManager.default.createSymbolicLink(atPath: staging, withDestinationPath: new)
         #expect(rename(staging, link) == 0)
-        expectStoppedAsReplaced(follower, errors: errors, path: link)
+        await expectStoppedAsReplaced(follower, errors: errors, path: link)
     }
 
     /// Cut to 0 or to one page, the file no longer holds the meta pages that beginning a
@@ -139,13 +142,13 @@ struct TailAndDemoTests {
     @Test(
         "tail --follow stops with status 2, and reading commands refuse the log, once its data file is cut short",
         arguments: ["cut to 20,000 bytes", "cut to 0", "cut to 1 page", "meta pages zeroed"])
-    func truncatedLog(damage: String) throws {
+    func truncatedLog(damage: String) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let log = directory.path("app.lmdb")
-        #expect(try ToolRunner.run(["demo", "--log", log, "--revisions", "50"]).status == 0)
+        #expect(try await ToolRunner.run(["demo", "--log", log, "--revisions", "50"]).status == 0)
         let follower = try startFollower(["tail", "--log", log, "--follow", "--from", "50"])
-        #expect(firstLine(of: follower.stdout).hasPrefix("50 "))
+        #expect(await firstLine(of: follower.stdout).hasPrefix("50 "))
         let errors = ReadAll(follower.stderr.fileHandleForReading)
         // A partial copy: LMDB would read its pages past the file's end and die of SIGBUS.
         switch damage {
@@ -160,11 +163,11 @@ struct TailAndDemoTests {
             #expect(pwrite(descriptor, zeros, zeros.count, 0) == zeros.count)
             close(descriptor)
         }
-        follower.process.waitUntilExit()
+        await follower.process.exited()
         #expect(follower.process.terminationReason == .exit)
         #expect(follower.process.terminationStatus == 2)
         #expect(
-            String(decoding: errors.wait(), as: UTF8.self).hasPrefix(
+            String(decoding: await errors.wait(), as: UTF8.self).hasPrefix(
                 "replay: LMDB failed while reading the log at \(log): its data file is damaged, or was cut short "
                     + "behind its back; restore the log from a backup"))
         // The reading commands' refusal of a file whose header names pages past its end.
@@ -172,7 +175,7 @@ struct TailAndDemoTests {
         for command in [
             ["verify"], ["export"], ["log"], ["show", "50"], ["play"], ["stats"], ["tail", "--from", "1"],
         ] {
-            let run = try ToolRunner.run(command + ["--log", log])
+            let run = try await ToolRunner.run(command + ["--log", log])
             #expect(run.status == 2, "\(command): \(run)")
             #expect(
                 run.stderr.hasPrefix(
@@ -195,33 +198,35 @@ struct TailAndDemoTests {
 
     /// Waits for `follower` to exit, and expects it to have stopped because the log it followed
     /// at `path` was deleted or replaced; `errors` reads its standard error.
-    private func expectStoppedAsReplaced(_ follower: ToolRunner.Running, errors: ReadAll, path: String) {
-        follower.process.waitUntilExit()
+    private func expectStoppedAsReplaced(_ follower: ToolRunner.Running, errors: ReadAll, path: String) async {
+        await follower.process.exited()
         #expect(follower.process.terminationStatus == 2)
         #expect(
-            String(decoding: errors.wait(), as: UTF8.self)
+            String(decoding: await errors.wait(), as: UTF8.self)
                 == "replay: the log at \(path) was deleted or replaced while it was followed; run tail again to follow "
                 + "the log there now\n")
     }
 
     /// What `pipe` delivers up to and including its first line break, or up to its end.
-    private func firstLine(of pipe: Pipe) -> String {
-        var data = Data()
+    private func firstLine(of pipe: Pipe) async -> String {
         let handle = pipe.fileHandleForReading
-        while !data.contains(UInt8(ascii: "\n")) {
-            let chunk = handle.nextChunk()
-            if chunk.isEmpty { break }
-            data.append(chunk)
+        return await offThePool {
+            var data = Data()
+            while !data.contains(UInt8(ascii: "\n")) {
+                let chunk = handle.nextChunk()
+                if chunk.isEmpty { break }
+                data.append(chunk)
+            }
+            return String(decoding: data, as: UTF8.self)
         }
-        return String(decoding: data, as: UTF8.self)
     }
 
     @Test("demo records, verifies and replays a few hundred revisions")
-    func demo() throws {
+    func demo() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let log = directory.path("demo.lmdb")
-        let result = try ToolRunner.run(["demo", "--log", log])
+        let result = try await ToolRunner.run(["demo", "--log", log])
         #expect(result.status == 0, "\(result)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasPrefix("Recorded a simulated chat inbox: ") == true)
@@ -232,8 +237,8 @@ struct TailAndDemoTests {
         let latest = try opened.latestRevision
         #expect(latest >= 200)
         // The demo's log verifies with the tool as well, and its history has every kind of change.
-        #expect(try ToolRunner.run(["verify", "--log", log]).status == 0)
-        let stats = try ToolRunner.run(["stats", "--log", log])
+        #expect(try await ToolRunner.run(["verify", "--log", log]).status == 0)
+        let stats = try await ToolRunner.run(["stats", "--log", log])
         let operations = stats.stdout.split(separator: "\n").first { $0.hasPrefix("operations") }.map(String.init) ?? ""
         let counts = operations.matches(of: /[-+~*](\d+)/).map { Int($0.output.1)! }
         // sections +inserted -deleted ~moved *updated, items +inserted -deleted ~moved *updated
@@ -245,14 +250,14 @@ struct TailAndDemoTests {
     }
 
     @Test("demo with a single revision, and a second demo appending to the same log")
-    func smallDemo() throws {
+    func smallDemo() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let log = directory.path("small.lmdb")
-        let first = try ToolRunner.run(["demo", "--log", log, "--revisions", "1"])
+        let first = try await ToolRunner.run(["demo", "--log", log, "--revisions", "1"])
         #expect(first.status == 0, "\(first)")
         #expect(first.stdout.hasPrefix("Recorded a simulated chat inbox: 1 revisions (1 to 1)"))
-        let second = try ToolRunner.run(["demo", "--log", log, "--revisions", "5", "--seed", "7"])
+        let second = try await ToolRunner.run(["demo", "--log", log, "--revisions", "5", "--seed", "7"])
         #expect(second.status == 0, "\(second)")
         #expect(second.stdout.hasPrefix("Recorded a simulated chat inbox: 5 revisions (2 to 6)"))
         #expect(second.stdout.contains("Verified revisions 1 to 6"))
@@ -260,12 +265,12 @@ struct TailAndDemoTests {
 
     /// Each demo reports the revisions it appended, not every revision after the ones it found.
     @Test("two demos recording into one log at once each report their own revisions, and the log verifies")
-    func concurrentDemos() throws {
+    func concurrentDemos() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let log = directory.path("shared.lmdb")
-        #expect(try ToolRunner.run(["demo", "--log", log, "--revisions", "1"]).status == 0)
-        let result = try StreamFailureTests.shell(
+        #expect(try await ToolRunner.run(["demo", "--log", log, "--revisions", "1"]).status == 0)
+        let result = try await StreamFailureTests.shell(
             """
             "$REPLAY" demo --log '\(log)' --revisions 300 --seed 1 > '\(directory.path("one"))' &
             one=$!
@@ -277,53 +282,53 @@ struct TailAndDemoTests {
             let output = try String(contentsOfFile: directory.path(name), encoding: .utf8)
             #expect(output.hasPrefix("Recorded a simulated chat inbox: 300 revisions ("), "\(name): \(output)")
         }
-        let verified = try ToolRunner.run(["verify", "--log", log])
+        let verified = try await ToolRunner.run(["verify", "--log", log])
         #expect(verified.stdout == "verified revisions 1 to 601 (601): ok\n", "\(verified)")
     }
 
     @Test("demo refuses a log it did not record, and leaves it as it was")
-    func demoRefusesOtherLogs() throws {
+    func demoRefusesOtherLogs() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let log = directory.path("real.lmdb")
-        let imported = try ToolRunner.run(["import", "-", "--log", log], input: Fixtures.history)
+        let imported = try await ToolRunner.run(["import", "-", "--log", log], input: Fixtures.history)
         #expect(imported.status == 0, "\(imported)")
-        let before = try ToolRunner.run(["export", "--log", log])
+        let before = try await ToolRunner.run(["export", "--log", log])
         // Through --log, and through $REPLAY_LOG, which every command reads.
         for run in [
-            try ToolRunner.run(["demo", "--log", log, "--revisions", "3"]),
-            try ToolRunner.run(["demo", "--revisions", "3"], environment: ["REPLAY_LOG": log]),
+            try await ToolRunner.run(["demo", "--log", log, "--revisions", "3"]),
+            try await ToolRunner.run(["demo", "--revisions", "3"], environment: ["REPLAY_LOG": log]),
         ] {
             #expect(run.status == 2, "\(run)")
             #expect(run.stderr.contains("holds revisions the demo did not record"), "\(run)")
             #expect(run.stdout == "")
         }
-        #expect(try ToolRunner.run(["export", "--log", log]).stdout == before.stdout)
+        #expect(try await ToolRunner.run(["export", "--log", log]).stdout == before.stdout)
     }
 
     @Test("--help documents exit codes and every command has an example; --version answers")
-    func help() throws {
-        let root = try ToolRunner.run(["--help"])
+    func help() async throws {
+        let root = try await ToolRunner.run(["--help"])
         #expect(root.status == 0)
         #expect(root.stdout.contains("Exit codes: 0 success; 1"))
         for command in ["demo", "import", "export", "diff", "log", "show", "verify", "play", "tail", "stats"] {
-            let help = try ToolRunner.run([command, "--help"])
+            let help = try await ToolRunner.run([command, "--help"])
             #expect(help.status == 0)
             #expect(help.stdout.contains("Example"), "\(command) --help has no example")
         }
-        let version = try ToolRunner.run(["--version"])
+        let version = try await ToolRunner.run(["--version"])
         #expect(version.stdout == "0.1.0\n")
     }
 
     @Test(
         "help for a command that does not exist is a usage error naming it",
         arguments: [["foo", "--help"], ["help", "foo"], ["foo", "--version"]])
-    func helpForUnknownCommand(arguments: [String]) throws {
-        let run = try ToolRunner.run(arguments)
+    func helpForUnknownCommand(arguments: [String]) async throws {
+        let run = try await ToolRunner.run(arguments)
         #expect(run.status == 64, "\(run)")
         #expect(run.stdout == "")
         #expect(run.stderr.hasPrefix("replay: unknown command 'foo'; the commands are demo, import, export"), "\(run)")
-        #expect(try ToolRunner.run(["help", "show"]).stdout.contains("USAGE: replay show"))
+        #expect(try await ToolRunner.run(["help", "show"]).stdout.contains("USAGE: replay show"))
     }
 
     @Test(
@@ -333,16 +338,16 @@ struct TailAndDemoTests {
             (["help", "exprot"], "replay: unknown command 'exprot' (did you mean 'export'?); the commands are "),
             (["foo"], "replay: unknown command 'foo'; the commands are demo, import, export, diff, log, show, "),
         ])
-    func mistypedCommand(arguments: [String], message: String) throws {
-        let run = try ToolRunner.run(arguments)
+    func mistypedCommand(arguments: [String], message: String) async throws {
+        let run = try await ToolRunner.run(arguments)
         #expect(run.status == 64, "\(run)")
         #expect(run.stderr.hasPrefix(message), "\(run)")
     }
 
     @Test("a negative revision given to show is named, not called missing")
-    func negativeRevision() throws {
+    func negativeRevision() async throws {
         for arguments in [["show", "-1", "--log", "x"], ["show", "--log", "x", "-20"]] {
-            let run = try ToolRunner.run(arguments)
+            let run = try await ToolRunner.run(arguments)
             #expect(run.status == 64, "\(run)")
             #expect(run.stderr == "replay: revisions count from 1, not \(arguments.last == "-20" ? "-20" : "-1")\n")
         }

@@ -10,10 +10,11 @@ enum Tampering {
 
     /// A log of `Fixtures.growing(revisions)`, imported by the tool into a fresh temporary
     /// directory, with a byte of revision `damaged`'s record flipped.
-    static func damagedLog(revisions: Int, damaged: UInt64) throws -> (directory: TemporaryDirectory, log: String) {
+    static func damagedLog(revisions: Int, damaged: UInt64) async throws -> (directory: TemporaryDirectory, log: String)
+    {
         let directory = try TemporaryDirectory()
         let log = directory.path("app.lmdb")
-        let imported = try ToolRunner.run(["import", "-", "--log", log], input: Fixtures.growing(revisions))
+        let imported = try await ToolRunner.run(["import", "-", "--log", log], input: Fixtures.growing(revisions))
         guard imported.status == 0 else { throw Failure(description: "import failed: \(imported)") }
         try flipByte(ofRevision: damaged, inLogAt: log)
         return (directory, log)

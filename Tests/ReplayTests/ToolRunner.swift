@@ -3,9 +3,11 @@ import Foundation
 import SystemPackage
 import Testing
 
-/// Runs the built `replay` binary as a subprocess and captures what it prints.
+/// Runs the built `replay` binary as a subprocess and captures what it prints. Every wait for a
+/// child runs off Swift concurrency's cooperative threads (``offThePool(_:)``), which the tests
+/// and the servers under test share.
 enum ToolRunner {
-    struct Result: CustomStringConvertible {
+    struct Result: CustomStringConvertible, Sendable {
         var status: Int32
         var stdout: String
         var stderr: String
@@ -38,13 +40,17 @@ enum ToolRunner {
     /// Copies the binary to `path`, through `cp`: a file this process held open for writing
     /// would be inherited by every child another test forks meanwhile, and running the copy
     /// would then fail with "Text file busy" for as long as that child lives.
-    static func copyBinary(to path: String) throws {
-        let cp = Process()
-        cp.executableURL = URL(fileURLWithPath: "/bin/cp")
-        cp.arguments = [binary.path, path]
-        try cp.run()
-        cp.waitUntilExit()
-        try #require(cp.terminationStatus == 0, "cp \(binary.path) \(path) failed")
+    static func copyBinary(to path: String) async throws {
+        let source = binary.path
+        let status = try await offThePool {
+            let cp = Process()
+            cp.executableURL = URL(fileURLWithPath: "/bin/cp")
+            cp.arguments = [source, path]
+            try cp.run()
+            cp.waitUntilExit()
+            return cp.terminationStatus
+        }
+        try #require(status == 0, "cp \(source) \(path) failed")
     }
 
     /// Runs `replay` with `arguments`, feeding `input` on standard input, and waits for it.
@@ -54,6 +60,17 @@ enum ToolRunner {
     static func run(
         _ arguments: [String], input: String? = nil, environment: [String: String] = [:],
         directory: URL? = nil, launcher: [String] = []
+    ) async throws -> Result {
+        try await offThePool {
+            try runBlocking(arguments, input: input, environment: environment, directory: directory, launcher: launcher)
+        }
+    }
+
+    /// ``run(_:input:environment:directory:launcher:)``, blocking the calling thread: only for
+    /// what cannot await (a trait's condition), never in a test's body.
+    static func runBlocking(
+        _ arguments: [String], input: String? = nil, environment: [String: String] = [:], directory: URL? = nil,
+        launcher: [String] = []
     ) throws -> Result {
         let process = try start(arguments, environment: environment, directory: directory, launcher: launcher)
         // Write the input and read both outputs concurrently, so that no full pipe blocks either
@@ -61,8 +78,8 @@ enum ToolRunner {
         let written = WriteAll(Array((input ?? "").utf8), to: process.stdin.fileHandleForWriting)
         let errorData = ReadAll(process.stderr.fileHandleForReading)
         let out = process.stdout.fileHandleForReading.readToEndRetryingInterruptions()
-        let err = errorData.wait()
-        try written.wait()
+        let err = errorData.waitBlocking()
+        try written.waitBlocking()
         process.process.waitUntilExit()
         return Result(
             status: process.process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
@@ -72,10 +89,10 @@ enum ToolRunner {
     /// Runs the tool with `arguments` under a file-size limit of `bytes` (`RLIMIT_FSIZE`, set by
     /// util-linux's `prlimit`, which Debian always installs): writes past it fail, as on a
     /// full disk.
-    static func run(_ arguments: [String], input: String? = nil, fileSizeLimit bytes: Int) throws -> Result {
+    static func run(_ arguments: [String], input: String? = nil, fileSizeLimit bytes: Int) async throws -> Result {
         let prlimit = "/usr/bin/prlimit"
         try #require(FileManager.default.isExecutableFile(atPath: prlimit), "prlimit (util-linux) sets the limit")
-        return try run(arguments, input: input, launcher: [prlimit, "--fsize=\(bytes)", binary.path])
+        return try await run(arguments, input: input, launcher: [prlimit, "--fsize=\(bytes)", binary.path])
     }
 
     /// Whether ``runOnTerminal(_:)`` can run here: util-linux's `script` gives the tool a
@@ -89,17 +106,20 @@ enum ToolRunner {
 
     /// Runs `replay` with `arguments` (joined by spaces into one shell command) on a terminal that
     /// util-linux's `script` gives it, and returns what the terminal showed.
-    static func runOnTerminal(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qec", ([binary.path] + arguments).joined(separator: " "), "/dev/null"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let shown = String(decoding: output.fileHandleForReading.readToEndRetryingInterruptions(), as: UTF8.self)
-        process.waitUntilExit()
-        return shown
+    static func runOnTerminal(_ arguments: [String]) async throws -> String {
+        let command = ([binary.path] + arguments).joined(separator: " ")
+        return try await offThePool {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+            process.arguments = ["-qec", command, "/dev/null"]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            let shown = String(decoding: output.fileHandleForReading.readToEndRetryingInterruptions(), as: UTF8.self)
+            process.waitUntilExit()
+            return shown
+        }
     }
 
     /// A started `replay` process with its pipes.
@@ -143,9 +163,18 @@ final class ReadAll: @unchecked Sendable {
         }
     }
 
-    func wait() -> Data {
+    /// Waits, blocking the calling thread, until the handle was read to its end.
+    func waitBlocking() -> Data {
         done.wait()
         return data
+    }
+
+    /// Waits, off the cooperative pool, until the handle was read to its end.
+    func wait() async -> Data {
+        await offThePool {
+            self.done.wait()
+            return self.data
+        }
     }
 }
 
@@ -180,10 +209,16 @@ final class WriteAll: @unchecked Sendable {
         }
     }
 
-    /// Waits until the bytes were written (or refused by a child that stopped reading) and the
-    /// pipe closed; rethrows any other failure to write.
-    func wait() throws {
+    /// Waits, blocking the calling thread, until the bytes were written (or refused by a child
+    /// that stopped reading) and the pipe closed; rethrows any other failure to write.
+    func waitBlocking() throws {
         done.wait()
+        if let failure { throw failure }
+    }
+
+    /// ``waitBlocking()``, off the cooperative pool.
+    func wait() async throws {
+        await offThePool { self.done.wait() }
         if let failure { throw failure }
     }
 }

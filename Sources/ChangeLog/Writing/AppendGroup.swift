@@ -17,8 +17,9 @@ struct AppendJob: Sendable {
 /// each after the end the requests before it leave: a request that fails leaves the end where
 /// it was.
 ///
-/// Confined to the writer's queue.
-struct AppendGroup {
+/// Held by the writer's state between steps (``LogWriterState``), and by the writer's queue while
+/// it prepares or writes it.
+struct AppendGroup: Sendable {
     private let store: LogStore
     /// The end of the log the group was prepared after; `nil` when unknown (then nothing is
     /// prepared before the transaction).

@@ -6,7 +6,8 @@ import Synchronization
 ///
 /// The writer's state is a value, ``LogWriterState``, guarded by a lock: callers submit requests
 /// to it from their own threads, and the writer's queue asks it for the next step whenever it
-/// is free, then performs it. Its documentation states the group commit policy: which requests
+/// is free, performs it, and reports the outcome; the group being gathered lives in it between
+/// steps. Its documentation states the group commit policy: which requests
 /// share a transaction, how each is prepared before the transaction begins, and the one wait
 /// for a group to fill, also before the transaction.
 ///
@@ -20,7 +21,7 @@ import Synchronization
 /// its own transaction.
 final class LogWriter: Sendable {
     typealias DropContinuation = CheckedContinuation<RetentionReport, any Error>
-    typealias State = LogWriterState<AppendJob, DropJob>
+    typealias State = LogWriterState<AppendJob, DropJob, AppendGroup>
 
     /// A retention request.
     struct DropJob: Sendable {
@@ -49,7 +50,7 @@ final class LogWriter: Sendable {
     }
 
     /// The number of write transactions committed so far.
-    var commitCount: Int { state.withLock { $0.commits } }
+    var commitCount: Int { state.withLock { $0.memory.commits } }
 
     /// Appends `entries` as consecutive revisions in one transaction, shared with other requests.
     ///
@@ -125,25 +126,29 @@ final class LogWriter: Sendable {
 
     /// Runs on the queue: performs the state's steps until it says to stop.
     private func drain() {
-        var group: AppendGroup?
+        var step = state.withLock { $0.nextStep(now: Self.now()) }
         while true {
-            let (step, end) = state.withLock { ($0.nextStep(now: Self.now()), $0.end) }
-            switch step {
-            case .prepare(let jobs):
-                var gathering = group ?? AppendGroup(store: store, after: end ?? readEnd())
+            switch consume step {
+            case .startGroup(let jobs, let end):
+                var group = AppendGroup(store: store, after: end ?? readEnd())
                 for job in jobs {
-                    gathering.add(job)
+                    group.add(job)
                 }
-                group = gathering
-            case .write:
-                if let gathering = group {
-                    write(gathering)
+                step = state.withLock { [group] in $0.prepared(group, now: Self.now()) }
+            case .prepare(let jobs, var group):
+                for job in jobs {
+                    group.add(job)
                 }
-                group = nil
+                step = state.withLock { [group] in $0.prepared(group, now: Self.now()) }
+            case .write(let group):
+                write(group)
+                step = state.withLock { $0.nextStep(now: Self.now()) }
             case .drop(let job):
                 drop(job)
+                step = state.withLock { $0.nextStep(now: Self.now()) }
             case .wait(let deadline):
                 _ = wakeUp.wait(timeout: DispatchTime(uptimeNanoseconds: deadline))
+                step = state.withLock { $0.nextStep(now: Self.now()) }
             case .stop:
                 return
             }
@@ -170,9 +175,7 @@ final class LogWriter: Sendable {
                 return written.end
             }
             let committed = Self.now()
-            state.withLock {
-                $0.committedAppends(groupSize: group.jobs.count, end: end, commitNanoseconds: committed - built)
-            }
+            state.withLock { $0.committedAppends(end: end, commitNanoseconds: committed - built) }
             if let revision = end.latest?.revision {
                 didCommit(revision)
             }
@@ -221,6 +224,7 @@ final class LogWriter: Sendable {
             state.withLock { $0.committedDrop() }
             job.continuation.resume(returning: report)
         } catch {
+            state.withLock { $0.failedDrop() }
             job.continuation.resume(
                 throwing: ChangeLogError.wrapping(error, path: store.path, during: "dropping revisions from"))
         }

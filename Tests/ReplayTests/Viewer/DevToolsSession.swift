@@ -7,14 +7,14 @@ struct BrowserPage {
     let session: String
 
     /// The value of `expression` in the page, as a string (a promise is awaited).
-    func evaluate(_ expression: String) throws -> String {
-        try browser.evaluate("Promise.resolve(\(expression)).then(String)", session: session)
+    func evaluate(_ expression: String) async throws -> String {
+        try await browser.evaluate("Promise.resolve(\(expression)).then(String)", session: session)
     }
 
     /// The page's HTML once `condition` (an expression) is true; after 30 seconds, the HTML as it
     /// is, for the test to report.
-    func dom(when condition: String) throws -> String {
-        try evaluate(
+    func dom(when condition: String) async throws -> String {
+        try await evaluate(
             """
             new Promise(resolve => {
               const started = Date.now();
@@ -26,13 +26,15 @@ struct BrowserPage {
     }
 
     /// Sends a key press (`keydown`) with `key` to the document.
-    func press(_ key: String) throws {
-        _ = try evaluate(#"document.dispatchEvent(new KeyboardEvent("keydown", {key: "\#(key)", bubbles: true}))"#)
+    func press(_ key: String) async throws {
+        _ = try await evaluate(
+            #"document.dispatchEvent(new KeyboardEvent("keydown", {key: "\#(key)", bubbles: true}))"#)
     }
 }
 
-/// One headless browser and its DevTools connection over a pipe.
-final class DevToolsSession {
+/// One headless browser and its DevTools connection over a pipe. Its calls wait for the browser
+/// off the cooperative pool (``offThePool(_:)``); one task uses it at a time.
+final class DevToolsSession: @unchecked Sendable {
     private let process = Process()
     private let commands = Pipe()
     private let replies = Pipe()
@@ -63,21 +65,27 @@ final class DevToolsSession {
     }
 
     /// Opens `url` in a new page of 1280×900 and returns the page's session id.
-    func open(_ url: String) throws -> String {
-        let target = try call("Target.createTarget", ["url": "about:blank"])
-        let attached = try call("Target.attachToTarget", ["targetId": target["targetId"] ?? "", "flatten": true])
+    func open(_ url: String) async throws -> String {
+        try await offThePool { try self.openBlocking(url) }
+    }
+
+    /// ``open(_:)``, blocking the calling thread.
+    func openBlocking(_ url: String) throws -> String {
+        let target = try callBlocking("Target.createTarget", ["url": "about:blank"])
+        let attached = try callBlocking(
+            "Target.attachToTarget", ["targetId": target["targetId"] ?? "", "flatten": true])
         guard let session = attached["sessionId"] as? String else {
             throw HeadlessChromium.BrowserFailure(description: "no DevTools session for the page")
         }
-        _ = try call(
+        _ = try callBlocking(
             "Emulation.setDeviceMetricsOverride",
             ["width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": false], session: session)
         // Every Content-Security-Policy violation of the page is kept, in order, for tests to read
         // (a script for new documents is run only once the Page domain is enabled).
-        _ = try call("Page.enable", [:], session: session)
-        _ = try call(
+        _ = try callBlocking("Page.enable", [:], session: session)
+        _ = try callBlocking(
             "Page.addScriptToEvaluateOnNewDocument", ["source": Self.violationRecorder], session: session)
-        _ = try call("Page.navigate", ["url": url], session: session)
+        _ = try callBlocking("Page.navigate", ["url": url], session: session)
         return session
     }
 
@@ -92,11 +100,16 @@ final class DevToolsSession {
 
     /// The value of `expression` (a promise is awaited) in the page. An evaluation that the
     /// page's navigation interrupts is tried again, up to 100 times.
-    func evaluate(_ expression: String, session: String) throws -> String {
+    func evaluate(_ expression: String, session: String) async throws -> String {
+        try await offThePool { try self.evaluateBlocking(expression, session: session) }
+    }
+
+    /// ``evaluate(_:session:)``, blocking the calling thread.
+    func evaluateBlocking(_ expression: String, session: String) throws -> String {
         var lastError = ""
         for _ in 0..<100 {
             do {
-                let reply = try call(
+                let reply = try callBlocking(
                     "Runtime.evaluate", ["expression": expression, "awaitPromise": true, "returnByValue": true],
                     session: session)
                 if let value = (reply["result"] as? [String: Any])?["value"] as? String { return value }
@@ -112,7 +125,16 @@ final class DevToolsSession {
     /// Sends `method` with `parameters` and waits for its reply's `result`.
     /// - Throws: ``HeadlessChromium/BrowserFailure`` with the protocol's error, or when the
     ///   browser ended.
-    func call(_ method: String, _ parameters: [String: Any], session: String? = nil) throws -> [String: Any] {
+    func call(_ method: String, _ parameters: [String: Any], session: String? = nil) async throws -> [String: Any] {
+        let parameters = JSONValue(parameters)
+        return try await offThePool { JSONValue(try self.callBlocking(method, parameters.value, session: session)) }
+            .value
+    }
+
+    /// ``call(_:_:session:)``, blocking the calling thread.
+    private func callBlocking(_ method: String, _ parameters: [String: Any], session: String? = nil) throws
+        -> [String: Any]
+    {
         nextID += 1
         var message: [String: Any] = ["id": nextID, "method": method, "params": parameters]
         if let session { message["sessionId"] = session }
@@ -150,11 +172,18 @@ final class DevToolsSession {
 
     /// Closes the browser, waits for it and removes its profile.
     func close() {
-        _ = try? call("Browser.close", [:])
+        _ = try? callBlocking("Browser.close", [:])
         try? commands.fileHandleForWriting.close()
         process.waitUntilExit()
         watchdog.cancel()
         try? FileManager.default.removeItem(at: profile)
         try? FileManager.default.removeItem(at: log)
     }
+}
+
+/// A JSON object of the DevTools protocol, handed between a task and the thread that waits for
+/// the browser: its values (strings, numbers, arrays and objects of them) are never changed.
+private struct JSONValue<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }

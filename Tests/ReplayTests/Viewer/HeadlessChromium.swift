@@ -1,3 +1,4 @@
+import ChangeLogTestSupport
 import Foundation
 
 /// Debian's `chromium`, run headless as a subprocess and driven over the DevTools protocol on a
@@ -45,20 +46,22 @@ enum HeadlessChromium {
     /// The serialized DOM of `url` once its body's `data-state` is `ready`, `failed` or
     /// `needs-token` (or after 30 seconds, when the DOM is returned as it is, for the test to
     /// report).
-    static func dumpDOM(_ url: String) throws -> String {
-        let browser = try DevToolsSession()
-        defer { browser.close() }
-        let session = try browser.open(url)
-        return try browser.evaluate(readyDOM, session: session)
+    static func dumpDOM(_ url: String) async throws -> String {
+        try await offThePool {
+            let browser = try DevToolsSession()
+            defer { browser.close() }
+            let session = try browser.openBlocking(url)
+            return try browser.evaluateBlocking(readyDOM, session: session)
+        }
     }
 
     /// A 1280×900 PNG of `url` once it is ready, written to `file`.
-    static func screenshot(_ url: String, to file: String) throws {
+    static func screenshot(_ url: String, to file: String) async throws {
         let browser = try DevToolsSession()
         defer { browser.close() }
-        let session = try browser.open(url)
-        _ = try browser.evaluate(readyDOM, session: session)
-        let shot = try browser.call("Page.captureScreenshot", ["format": "png"], session: session)
+        let session = try await browser.open(url)
+        _ = try await browser.evaluate(readyDOM, session: session)
+        let shot = try await browser.call("Page.captureScreenshot", ["format": "png"], session: session)
         guard let base64 = shot["data"] as? String, let png = Data(base64Encoded: base64) else {
             throw BrowserFailure(description: "Page.captureScreenshot answered no image")
         }
@@ -67,17 +70,17 @@ enum HeadlessChromium {
 
     /// Opens `url`, waits until the viewer is ready and passes the page to `body`; the browser
     /// is closed after it.
-    static func withPage<T>(_ url: String, downloadsTo directory: String? = nil, _ body: (BrowserPage) throws -> T)
-        throws -> T
-    {
+    static func withPage<T>(
+        _ url: String, downloadsTo directory: String? = nil, _ body: (BrowserPage) async throws -> T
+    ) async throws -> T {
         let browser = try DevToolsSession()
         defer { browser.close() }
         if let directory {
-            _ = try browser.call("Browser.setDownloadBehavior", ["behavior": "allow", "downloadPath": directory])
+            _ = try await browser.call("Browser.setDownloadBehavior", ["behavior": "allow", "downloadPath": directory])
         }
-        let page = BrowserPage(browser: browser, session: try browser.open(url))
-        _ = try browser.evaluate(readyDOM, session: page.session)
-        return try body(page)
+        let page = BrowserPage(browser: browser, session: try await browser.open(url))
+        _ = try await browser.evaluate(readyDOM, session: page.session)
+        return try await body(page)
     }
 
     /// A promise of the page's HTML once the viewer is ready (or failed, or asks for a token).

@@ -17,11 +17,11 @@ extension ViewerBrowserTests {
 
     /// A page written by `replay view` with its embedded revision lines replaced by `lines`
     /// (revisions 1 to `lines.count`).
-    static func page(with lines: [String], in directory: TemporaryDirectory) throws -> String {
-        let (logDirectory, log) = try ReadingCommandTests.makeLog()
+    static func page(with lines: [String], in directory: TemporaryDirectory) async throws -> String {
+        let (logDirectory, log) = try await ReadingCommandTests.makeLog()
         defer { logDirectory.remove() }
         let file = directory.path("handmade.html")
-        #expect(try ToolRunner.run(["view", "--log", log, "--out", file, "--force"]).status == 0)
+        #expect(try await ToolRunner.run(["view", "--log", log, "--out", file, "--force"]).status == 0)
         let html = try String(contentsOfFile: file, encoding: .utf8)
         let start = try #require(html.range(of: #"<script type="application/x-ndjson" id="embedded-revisions""#))
         let end = try #require(html.range(of: "</script>", range: start.upperBound..<html.endIndex))
@@ -34,20 +34,20 @@ extension ViewerBrowserTests {
     }
 
     @Test("version 2 section summaries and updates, and version 1 changes, show and play exactly")
-    func versionTwo() throws {
+    func versionTwo() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let file = try Self.page(with: Self.versionTwoLines, in: directory)
+        let file = try await Self.page(with: Self.versionTwoLines, in: directory)
         for revision in 1...4 {
-            let dom = ViewerDOM(html: try HeadlessChromium.dumpDOM("file://\(file)#rev=\(revision)"))
+            let dom = ViewerDOM(html: try await HeadlessChromium.dumpDOM("file://\(file)#rev=\(revision)"))
             #expect(dom.error == nil, "\(dom.error ?? "")")
             #expect(dom.list == (try ShownList(snapshotOf: Self.versionTwoLines[revision - 1])), "\(dom.list)")
         }
-        let third = ViewerDOM(html: try HeadlessChromium.dumpDOM("file://\(file)#rev=3"))
+        let third = ViewerDOM(html: try await HeadlessChromium.dumpDOM("file://\(file)#rev=3"))
         #expect(third.deletedSections == ["A"])
         #expect(third.deletedItems == ["a1"])
         #expect(third.list.sections.map(\.summary) == [nil, "new"])
-        let played = ViewerDOM(html: try HeadlessChromium.dumpDOM("file://\(file)#rev=1&play=4&speed=8"))
+        let played = ViewerDOM(html: try await HeadlessChromium.dumpDOM("file://\(file)#rev=1&play=4&speed=8"))
         #expect(played.state == "ready")
         #expect(played.revision == "4")
         #expect(played.list == (try ShownList(snapshotOf: Self.versionTwoLines[3])))
@@ -55,20 +55,20 @@ extension ViewerBrowserTests {
     }
 
     @Test("a revision whose changes do not give its snapshot is marked as failed when played, and play goes on")
-    func failureMarker() throws {
+    func failureMarker() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         var lines = Self.versionTwoLines
         // Revision 3 without the update that removes section B's summary.
         lines[2] = lines[2].replacing(#""updated":[{"from":0,"to":0}]"#, with: #""updated":[]"#)
         #expect(lines[2] != Self.versionTwoLines[2])
-        let file = try Self.page(with: lines, in: directory)
-        let played = ViewerDOM(html: try HeadlessChromium.dumpDOM("file://\(file)#rev=1&play=4&speed=8"))
+        let file = try await Self.page(with: lines, in: directory)
+        let played = ViewerDOM(html: try await HeadlessChromium.dumpDOM("file://\(file)#rev=1&play=4&speed=8"))
         #expect(played.failedRevisions == ["3"])
         #expect(played.revision == "4")
         #expect(played.list == (try ShownList(snapshotOf: lines[3])))
         // Seeking shows the stored snapshot; only playing applies the changes.
-        let seeked = ViewerDOM(html: try HeadlessChromium.dumpDOM("file://\(file)#rev=3"))
+        let seeked = ViewerDOM(html: try await HeadlessChromium.dumpDOM("file://\(file)#rev=3"))
         #expect(seeked.failedRevisions.isEmpty)
         #expect(seeked.list == (try ShownList(snapshotOf: lines[2])))
     }

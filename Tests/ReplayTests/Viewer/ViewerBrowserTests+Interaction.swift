@@ -6,19 +6,19 @@ import Testing
 extension ViewerBrowserTests {
     @Test("follow shows revisions another process appends, applied and checked, and adds them to the timeline")
     func follow() async throws {
-        let history = try DemoHistory(revisions: 20)
+        let history = try await DemoHistory(revisions: 20)
         defer { history.directory.remove() }
         let (server, port) = try await ToolRunner.serve(["--log", history.log])
         defer { server.process.terminate() }
-        let html = try HeadlessChromium.withPage("http://127.0.0.1:\(port)/#follow=1") { page in
-            #expect(try page.evaluate(#"document.getElementById("view").getAttribute("data-revision")"#) == "20")
-            let appended = try ToolRunner.run(["demo", "--log", history.log, "--revisions", "3", "--seed", "5"])
+        let html = try await HeadlessChromium.withPage("http://127.0.0.1:\(port)/#follow=1") { page in
+            #expect(try await page.evaluate(#"document.getElementById("view").getAttribute("data-revision")"#) == "20")
+            let appended = try await ToolRunner.run(["demo", "--log", history.log, "--revisions", "3", "--seed", "5"])
             #expect(appended.status == 0, "\(appended)")
-            return try page.dom(when: #"document.getElementById("view").getAttribute("data-revision") === "23""#)
+            return try await page.dom(when: #"document.getElementById("view").getAttribute("data-revision") === "23""#)
         }
         let dom = ViewerDOM(html: html)
         #expect(dom.revision == "23")
-        let export = try ToolRunner.run(["export", "--log", history.log, "--from", "23"])
+        let export = try await ToolRunner.run(["export", "--log", history.log, "--from", "23"])
         #expect(dom.list == (try ShownList(snapshotOf: export.stdout)))
         #expect(dom.failedRevisions.isEmpty)
         #expect(html.contains(#"data-timeline-revision="23""#))
@@ -30,21 +30,22 @@ extension ViewerBrowserTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let log = directory.path("empty.lmdb")
-        #expect(try ToolRunner.run(["import", "-", "--log", log], input: "\n").status == 0)
+        #expect(try await ToolRunner.run(["import", "-", "--log", log], input: "\n").status == 0)
         let (server, port) = try await ToolRunner.serve(["--log", log])
         defer { server.process.terminate() }
-        let (status, html) = try HeadlessChromium.withPage("http://127.0.0.1:\(port)/#follow=1") { page in
-            let status = try page.evaluate(#"document.getElementById("status").textContent"#)
-            let imported = try ToolRunner.run(["import", "-", "--log", log], input: Fixtures.history)
+        let (status, html) = try await HeadlessChromium.withPage("http://127.0.0.1:\(port)/#follow=1") { page in
+            let status = try await page.evaluate(#"document.getElementById("status").textContent"#)
+            let imported = try await ToolRunner.run(["import", "-", "--log", log], input: Fixtures.history)
             #expect(imported.status == 0, "\(imported)")
             return (
-                status, try page.dom(when: #"document.getElementById("view").getAttribute("data-revision") === "3""#)
+                status,
+                try await page.dom(when: #"document.getElementById("view").getAttribute("data-revision") === "3""#)
             )
         }
         #expect(status.hasPrefix("The log is empty"), "\(status)")
         let dom = ViewerDOM(html: html)
         #expect(dom.revision == "3")
-        let export = try ToolRunner.run(["export", "--log", log, "--from", "3"])
+        let export = try await ToolRunner.run(["export", "--log", log, "--from", "3"])
         #expect(dom.list == (try ShownList(snapshotOf: export.stdout)))
         #expect(dom.failedRevisions.isEmpty)
         await Self.stop(server)
@@ -70,22 +71,22 @@ extension ViewerBrowserTests {
 
     @Test("n and p go to the next and previous marker: section moves, moves across sections, section deletes")
     func markerKeys() async throws {
-        let history = try DemoHistory()
+        let history = try await DemoHistory()
         defer { history.directory.remove() }
         let markers = try Self.markerRevisions(of: history)
         #expect(markers.count >= 3, "\(markers)")
         let (server, port) = try await ToolRunner.serve(["--log", history.log])
         defer { server.process.terminate() }
         let shown = #"document.getElementById("view").getAttribute("data-revision")"#
-        let visited = try HeadlessChromium.withPage("http://127.0.0.1:\(port)/#rev=1") { page in
+        let visited = try await HeadlessChromium.withPage("http://127.0.0.1:\(port)/#rev=1") { page in
             var visited: [Int] = []
             for marker in markers {
-                try page.press("n")
-                let dom = ViewerDOM(html: try page.dom(when: "\(shown) === \"\(marker)\""))
+                try await page.press("n")
+                let dom = ViewerDOM(html: try await page.dom(when: "\(shown) === \"\(marker)\""))
                 visited.append(Int(dom.revision ?? "") ?? 0)
             }
-            try page.press("p")
-            let back = ViewerDOM(html: try page.dom(when: "\(shown) === \"\(markers[markers.count - 2])\""))
+            try await page.press("p")
+            let back = ViewerDOM(html: try await page.dom(when: "\(shown) === \"\(markers[markers.count - 2])\""))
             visited.append(Int(back.revision ?? "") ?? 0)
             return visited
         }
@@ -95,15 +96,15 @@ extension ViewerBrowserTests {
 
     @Test("export downloads the chosen range as replay export writes it, or as snapshots that replay import reads")
     func export() async throws {
-        let history = try DemoHistory(revisions: 30)
+        let history = try await DemoHistory(revisions: 30)
         defer { history.directory.remove() }
         let (server, port) = try await ToolRunner.serve(["--log", history.log])
         defer { server.process.terminate() }
         let downloads = history.directory.path("downloads")
         try FileManager.default.createDirectory(atPath: downloads, withIntermediateDirectories: true)
-        try HeadlessChromium.withPage("http://127.0.0.1:\(port)/#rev=12", downloadsTo: downloads) { page in
+        try await HeadlessChromium.withPage("http://127.0.0.1:\(port)/#rev=12", downloadsTo: downloads) { page in
             for kind in ["revisions", "snapshots"] {
-                _ = try page.evaluate(
+                _ = try await page.evaluate(
                     """
                     (() => {
                       document.getElementById("export-from").value = "5";
@@ -113,24 +114,25 @@ extension ViewerBrowserTests {
                       return true;
                     })()
                     """)
-                _ = try page.dom(when: #"document.getElementById("status").textContent.startsWith("Exported")"#)
-                _ = try page.evaluate(#"(() => { document.getElementById("status").textContent = ""; return 1; })()"#)
+                _ = try await page.dom(when: #"document.getElementById("status").textContent.startsWith("Exported")"#)
+                _ = try await page.evaluate(
+                    #"(() => { document.getElementById("status").textContent = ""; return 1; })()"#)
                 // The browser writes the file after the click returns: closing it first would lose the file.
-                #expect(Self.waitForFile(downloads + "/\(kind)-5-12.jsonl"), "no \(kind) download")
+                #expect(try await Self.waitForFile(downloads + "/\(kind)-5-12.jsonl"), "no \(kind) download")
             }
         }
         let revisionsFile = downloads + "/revisions-5-12.jsonl"
         let snapshotsFile = downloads + "/snapshots-5-12.jsonl"
         for file in [revisionsFile, snapshotsFile] {
-            #expect(Self.waitForFile(file), "no download at \(file)")
+            #expect(try await Self.waitForFile(file), "no download at \(file)")
         }
-        let exported = try ToolRunner.run(["export", "--log", history.log, "--from", "5", "--to", "12"])
+        let exported = try await ToolRunner.run(["export", "--log", history.log, "--from", "5", "--to", "12"])
         #expect(try String(contentsOfFile: revisionsFile, encoding: .utf8) == exported.stdout)
         // The snapshots import into a new log with the same snapshots and meta.
         let copy = history.directory.path("copy.lmdb")
-        let imported = try ToolRunner.run(["import", snapshotsFile, "--log", copy])
+        let imported = try await ToolRunner.run(["import", snapshotsFile, "--log", copy])
         #expect(imported.status == 0, "\(imported)")
-        let reexported = try ToolRunner.run(["export", "--log", copy]).stdout.split(separator: "\n")
+        let reexported = try await ToolRunner.run(["export", "--log", copy]).stdout.split(separator: "\n")
         let original = exported.stdout.split(separator: "\n")
         #expect(reexported.count == 8)
         for (again, line) in zip(reexported, original) {
@@ -140,10 +142,10 @@ extension ViewerBrowserTests {
     }
 
     /// Whether `path` exists, waiting up to 30 seconds for a download to land there.
-    static func waitForFile(_ path: String) -> Bool {
+    static func waitForFile(_ path: String) async throws -> Bool {
         for _ in 0..<300 {
             if FileManager.default.fileExists(atPath: path) { return true }
-            Thread.sleep(forTimeInterval: 0.1)
+            try await Task.sleep(for: .milliseconds(100))
         }
         return FileManager.default.fileExists(atPath: path)
     }
@@ -160,7 +162,7 @@ extension ViewerBrowserTests {
 
     @Test("the side panel names every operation, and play with skip empty passes over revisions with none")
     func panelAndSkipEmpty() async throws {
-        let history = try DemoHistory()
+        let history = try await DemoHistory()
         defer { history.directory.remove() }
         let (server, port) = try await ToolRunner.serve(["--log", history.log])
         defer { server.process.terminate() }
@@ -172,10 +174,10 @@ extension ViewerBrowserTests {
         let start = max(1, firstEmpty - 3)
         let empty = try (start + 1...latest).filter { Self.operationCount(try history.changes($0)) == 0 }
         let deleting = try #require(try history.first("sections", "deleted"))
-        let (words, seen) = try HeadlessChromium.withPage("http://127.0.0.1:\(port)/#rev=\(deleting)") { page in
-            let words = try page.evaluate(
+        let (words, seen) = try await HeadlessChromium.withPage("http://127.0.0.1:\(port)/#rev=\(deleting)") { page in
+            let words = try await page.evaluate(
                 ##"[...document.querySelectorAll("#panel-operations li")].map(li => li.textContent).join("\n")"##)
-            _ = try page.evaluate(
+            _ = try await page.evaluate(
                 """
                 (() => {
                   window.seen = [];
@@ -185,8 +187,9 @@ extension ViewerBrowserTests {
                   return true;
                 })()
                 """)
-            _ = try page.dom(when: #"document.getElementById("view").getAttribute("data-revision") === "\#(start)""#)
-            _ = try page.evaluate(
+            _ = try await page.dom(
+                when: #"document.getElementById("view").getAttribute("data-revision") === "\#(start)""#)
+            _ = try await page.evaluate(
                 """
                 (() => {
                   window.seen = [];
@@ -198,10 +201,10 @@ extension ViewerBrowserTests {
                   return true;
                 })()
                 """)
-            _ = try page.dom(
+            _ = try await page.dom(
                 when: #"document.body.getAttribute("data-state") === "ready" && "#
                     + #"document.getElementById("view").getAttribute("data-revision") === "\#(latest)""#)
-            return (words, try page.evaluate(#"window.seen.join(",")"#))
+            return (words, try await page.evaluate(#"window.seen.join(",")"#))
         }
         let lines = words.split(separator: "\n")
         #expect(lines.count == Self.operationCount(try history.changes(deleting)), "\(words)")

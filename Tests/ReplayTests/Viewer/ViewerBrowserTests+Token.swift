@@ -16,19 +16,23 @@ extension ViewerBrowserTests {
 
     @Test("behind --token-file, /#token=T&rev=N shows N exactly as replay export's snapshot, and T leaves the address")
     func tokenInFragment() async throws {
-        let history = try DemoHistory()
+        let history = try await DemoHistory()
         defer { history.directory.remove() }
         let (server, port) = try await Self.serveWithToken(history)
         defer { server.process.terminate() }
         let revisions = try history.revisionsToCheck(in: 1...history.lines.count)
         #expect(revisions.count >= 5, "\(revisions)")
         for revision in revisions {
-            try Self.expectShows(
+            try await Self.expectShows(
                 "http://127.0.0.1:\(port)/#token=\(Self.token)&rev=\(revision)", revision: revision, of: history)
         }
-        let (address, kept) = try HeadlessChromium.withPage("http://127.0.0.1:\(port)/#rev=5&token=\(Self.token)") {
+        let (address, kept) = try await HeadlessChromium.withPage("http://127.0.0.1:\(port)/#rev=5&token=\(Self.token)")
+        {
             page in
-            (try page.evaluate("location.href"), try page.evaluate(#"sessionStorage.getItem("replay-viewer-token")"#))
+            (
+                try await page.evaluate("location.href"),
+                try await page.evaluate(#"sessionStorage.getItem("replay-viewer-token")"#)
+            )
         }
         #expect(address == "http://127.0.0.1:\(port)/#rev=5")
         #expect(kept == Self.token)
@@ -37,7 +41,7 @@ extension ViewerBrowserTests {
 
     @Test("behind --token-file, no token shows the form and no list, a wrong one says so, the right one opens the log")
     func tokenForm() async throws {
-        let history = try DemoHistory(revisions: 20)
+        let history = try await DemoHistory(revisions: 20)
         defer { history.directory.remove() }
         let (server, port) = try await Self.serveWithToken(history)
         defer { server.process.terminate() }
@@ -45,13 +49,13 @@ extension ViewerBrowserTests {
             #"!document.getElementById("token-form").hidden && document.getElementById("view").hidden"#
             + #" && document.querySelectorAll("[data-timeline-revision]").length === 0"#
         let message = #"document.getElementById("token-message").textContent"#
-        let (asked, askedMessage, askedShown, opened) = try HeadlessChromium.withPage(
+        let (asked, askedMessage, askedShown, opened) = try await HeadlessChromium.withPage(
             "http://127.0.0.1:\(port)/#rev=7"
         ) { page in
-            let asked = try page.dom(when: #"document.body.getAttribute("data-state") === "needs-token""#)
-            let shown = try page.evaluate(formShown)
-            let text = try page.evaluate(message)
-            _ = try page.evaluate(
+            let asked = try await page.dom(when: #"document.body.getAttribute("data-state") === "needs-token""#)
+            let shown = try await page.evaluate(formShown)
+            let text = try await page.evaluate(message)
+            _ = try await page.evaluate(
                 """
                 (() => {
                   document.getElementById("token-input").value = "\(Self.token)";
@@ -59,7 +63,7 @@ extension ViewerBrowserTests {
                   return true;
                 })()
                 """)
-            let opened = try page.dom(when: #"document.body.getAttribute("data-state") === "ready""#)
+            let opened = try await page.dom(when: #"document.body.getAttribute("data-state") === "ready""#)
             return (asked, text, shown, opened)
         }
         let asking = ViewerDOM(html: asked)
@@ -74,10 +78,10 @@ extension ViewerBrowserTests {
         #expect(shown.revision == "7")
         #expect(shown.list == (try history.snapshot(7)))
 
-        let (wrong, wrongMessage, wrongShown) = try HeadlessChromium.withPage(
+        let (wrong, wrongMessage, wrongShown) = try await HeadlessChromium.withPage(
             "http://127.0.0.1:\(port)/#token=wrong&rev=7"
         ) { page in
-            (try page.dom(when: "true"), try page.evaluate(message), try page.evaluate(formShown))
+            (try await page.dom(when: "true"), try await page.evaluate(message), try await page.evaluate(formShown))
         }
         let refused = ViewerDOM(html: wrong)
         #expect(refused.state == "needs-token")
@@ -90,26 +94,26 @@ extension ViewerBrowserTests {
 
     @Test("behind --token-file, follow receives what another process appends, and resumes with Last-Event-ID")
     func followWithToken() async throws {
-        let history = try DemoHistory(revisions: 20)
+        let history = try await DemoHistory(revisions: 20)
         defer { history.directory.remove() }
         let (server, port) = try await Self.serveWithToken(history)
         defer { server.process.terminate() }
         let browser = try DevToolsSession()
         defer { browser.close() }
         let page = BrowserPage(
-            browser: browser, session: try browser.open("http://127.0.0.1:\(port)/#token=\(Self.token)&follow=1"))
-        _ = try page.evaluate(HeadlessChromium.readyDOM)
+            browser: browser, session: try await browser.open("http://127.0.0.1:\(port)/#token=\(Self.token)&follow=1"))
+        _ = try await page.evaluate(HeadlessChromium.readyDOM)
         let shown = #"document.getElementById("view").getAttribute("data-revision")"#
-        #expect(try page.evaluate(shown) == "20")
-        let appended = try ToolRunner.run(["demo", "--log", history.log, "--revisions", "3", "--seed", "5"])
+        #expect(try await page.evaluate(shown) == "20")
+        let appended = try await ToolRunner.run(["demo", "--log", history.log, "--revisions", "3", "--seed", "5"])
         #expect(appended.status == 0, "\(appended)")
-        let live = ViewerDOM(html: try page.dom(when: "\(shown) === \"23\""))
+        let live = ViewerDOM(html: try await page.dom(when: "\(shown) === \"23\""))
         #expect(live.revision == "23")
-        #expect(live.list == (try ShownList(snapshotOf: try Self.exported(history, revision: 23))))
+        #expect(live.list == (try ShownList(snapshotOf: try await Self.exported(history, revision: 23))))
 
         // The server restarts on the same port: the page reconnects after the stream's retry interval
         // with Last-Event-ID 23, and takes the revisions appended meanwhile and after.
-        _ = try page.evaluate(
+        _ = try await page.evaluate(
             """
             (() => {
               const original = window.fetch;
@@ -122,31 +126,31 @@ extension ViewerBrowserTests {
             })()
             """)
         await Self.stop(server)
-        let closed = try page.dom(
+        let closed = try await page.dom(
             when:
                 #"document.getElementById("status").textContent.startsWith("Follow: closed: the server is shutting down")"#
         )
         #expect(closed.contains("reconnecting in 3 s"))
-        let more = try ToolRunner.run(["demo", "--log", history.log, "--revisions", "2", "--seed", "6"])
+        let more = try await ToolRunner.run(["demo", "--log", history.log, "--revisions", "2", "--seed", "6"])
         #expect(more.status == 0, "\(more)")
         let (again, _) = try await Self.serveWithToken(history, port: port)
         defer { again.process.terminate() }
-        let appendedLater = try ToolRunner.run(["demo", "--log", history.log, "--revisions", "2", "--seed", "7"])
+        let appendedLater = try await ToolRunner.run(["demo", "--log", history.log, "--revisions", "2", "--seed", "7"])
         #expect(appendedLater.status == 0, "\(appendedLater)")
-        let resumed = ViewerDOM(html: try page.dom(when: "\(shown) === \"27\""))
+        let resumed = ViewerDOM(html: try await page.dom(when: "\(shown) === \"27\""))
         #expect(resumed.revision == "27")
         #expect(resumed.error == nil, "\(resumed.error ?? "")")
-        #expect(resumed.list == (try ShownList(snapshotOf: try Self.exported(history, revision: 27))))
+        #expect(resumed.list == (try ShownList(snapshotOf: try await Self.exported(history, revision: 27))))
         #expect(resumed.failedRevisions.isEmpty)
-        let resumedWith = try page.evaluate(#"window.resumedWith.join(",")"#)
+        let resumedWith = try await page.evaluate(#"window.resumedWith.join(",")"#)
         #expect(!resumedWith.isEmpty && resumedWith.split(separator: ",").allSatisfy { $0 == "23" }, "\(resumedWith)")
-        #expect(try page.evaluate(#"document.querySelectorAll("[data-timeline-revision]").length"#) == "27")
+        #expect(try await page.evaluate(#"document.querySelectorAll("[data-timeline-revision]").length"#) == "27")
         await Self.stop(again)
     }
 
     /// The line of `revision` as `replay export` writes it now.
-    static func exported(_ history: DemoHistory, revision: Int) throws -> String {
-        let export = try ToolRunner.run([
+    static func exported(_ history: DemoHistory, revision: Int) async throws -> String {
+        let export = try await ToolRunner.run([
             "export", "--log", history.log, "--from", String(revision), "--to", String(revision),
         ])
         #expect(export.status == 0, "\(export)")
@@ -154,12 +158,12 @@ extension ViewerBrowserTests {
     }
 
     @Test("the page reads an event stream's fields as the HTML standard defines them, whatever the chunks")
-    func eventStreamParser() throws {
+    func eventStreamParser() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let file = try Self.page(with: Self.versionTwoLines, in: directory)
-        let parsed = try HeadlessChromium.withPage("file://\(file)") { page in
-            try page.evaluate(
+        let file = try await Self.page(with: Self.versionTwoLines, in: directory)
+        let parsed = try await HeadlessChromium.withPage("file://\(file)") { page in
+            try await page.evaluate(
                 #"""
                 (() => {
                   const state = { idBuffer: "", lastEventId: "", retry: 3000 };

@@ -17,24 +17,24 @@ struct ViewerBrowserTests {
         let log: String
         let lines: [String]
 
-        init(revisions: Int = 80) throws {
+        init(revisions: Int = 80) async throws {
             directory = try TemporaryDirectory()
             log = directory.path("demo.lmdb")
-            let demo = try ToolRunner.run(["demo", "--log", log, "--revisions", String(revisions)])
+            let demo = try await ToolRunner.run(["demo", "--log", log, "--revisions", String(revisions)])
             #expect(demo.status == 0, "\(demo)")
-            let export = try ToolRunner.run(["export", "--log", log])
+            let export = try await ToolRunner.run(["export", "--log", log])
             #expect(export.status == 0, "\(export)")
             lines = export.stdout.split(separator: "\n").map(String.init)
         }
 
         /// A history imported from `snapshots` (import lines, one per revision).
-        init(importing snapshots: String) throws {
+        init(importing snapshots: String) async throws {
             directory = try TemporaryDirectory()
             log = directory.path("imported.lmdb")
             let file = try directory.write("snapshots.jsonl", snapshots)
-            let imported = try ToolRunner.run(["import", file, "--log", log])
+            let imported = try await ToolRunner.run(["import", file, "--log", log])
             #expect(imported.status == 0, "\(imported)")
-            let export = try ToolRunner.run(["export", "--log", log])
+            let export = try await ToolRunner.run(["export", "--log", log])
             #expect(export.status == 0, "\(export)")
             lines = export.stdout.split(separator: "\n").map(String.init)
         }
@@ -78,8 +78,8 @@ struct ViewerBrowserTests {
 
     /// Checks that the page at `url` shows `revision` exactly as `history` stores it, and the
     /// rows the revision deleted as deleted.
-    static func expectShows(_ url: String, revision: Int, of history: DemoHistory) throws {
-        let dom = ViewerDOM(html: try HeadlessChromium.dumpDOM(url))
+    static func expectShows(_ url: String, revision: Int, of history: DemoHistory) async throws {
+        let dom = ViewerDOM(html: try await HeadlessChromium.dumpDOM(url))
         #expect(dom.error == nil, "\(url): \(dom.error ?? "")")
         #expect(dom.state == "ready", "\(url)")
         #expect(dom.revision == String(revision), "\(url)")
@@ -100,43 +100,43 @@ struct ViewerBrowserTests {
 
     @Test("the page replay serve answers at / shows #rev=N exactly as replay export's snapshot of N")
     func servedPage() async throws {
-        let history = try DemoHistory()
+        let history = try await DemoHistory()
         defer { history.directory.remove() }
         let (server, port) = try await ToolRunner.serve(["--log", history.log])
         defer { server.process.terminate() }
         let revisions = try history.revisionsToCheck(in: 1...history.lines.count)
         #expect(revisions.count >= 5, "\(revisions)")
         for revision in revisions {
-            try Self.expectShows("http://127.0.0.1:\(port)/#rev=\(revision)", revision: revision, of: history)
+            try await Self.expectShows("http://127.0.0.1:\(port)/#rev=\(revision)", revision: revision, of: history)
         }
         // Without #rev the page opens at the latest revision.
-        let latest = ViewerDOM(html: try HeadlessChromium.dumpDOM("http://127.0.0.1:\(port)/"))
+        let latest = ViewerDOM(html: try await HeadlessChromium.dumpDOM("http://127.0.0.1:\(port)/"))
         #expect(latest.revision == String(history.lines.count))
         await Self.stop(server)
     }
 
     @Test("a file written by replay view shows #rev=N exactly as replay export's snapshot of N, with no server")
-    func staticFile() throws {
-        let history = try DemoHistory()
+    func staticFile() async throws {
+        let history = try await DemoHistory()
         defer { history.directory.remove() }
         let file = history.directory.path("history.html")
-        let view = try ToolRunner.run(["view", "--log", history.log, "--from", "10", "--to", "60", "--out", file])
+        let view = try await ToolRunner.run(["view", "--log", history.log, "--from", "10", "--to", "60", "--out", file])
         #expect(view.status == 0, "\(view)")
         #expect(view.stdout.hasPrefix("wrote \(file): revisions 10 to 60 (51 revisions, "), "\(view)")
         for revision in try history.revisionsToCheck(in: 10...60) {
-            try Self.expectShows("file://\(file)#rev=\(revision)", revision: revision, of: history)
+            try await Self.expectShows("file://\(file)#rev=\(revision)", revision: revision, of: history)
         }
     }
 
     @Test("playing #rev=A&play=B&speed=8 applies every revision's changes and ends showing B's snapshot")
     func play() async throws {
-        let history = try DemoHistory()
+        let history = try await DemoHistory()
         defer { history.directory.remove() }
         let (server, port) = try await ToolRunner.serve(["--log", history.log])
         defer { server.process.terminate() }
         let url = "http://127.0.0.1:\(port)/#rev=30&play=55&speed=8"
         // 25 steps of 125 ms at 8x: the page says it is ready once the last one is shown.
-        let dom = ViewerDOM(html: try HeadlessChromium.dumpDOM(url))
+        let dom = ViewerDOM(html: try await HeadlessChromium.dumpDOM(url))
         #expect(dom.error == nil, "\(dom.error ?? "")")
         #expect(dom.state == "ready")
         #expect(dom.revision == "55")
@@ -147,7 +147,7 @@ struct ViewerBrowserTests {
 
     @Test("a screenshot of the served viewer is kept under .build/test-artifacts")
     func screenshot() async throws {
-        let history = try DemoHistory()
+        let history = try await DemoHistory()
         defer { history.directory.remove() }
         let (server, port) = try await ToolRunner.serve(["--log", history.log])
         defer { server.process.terminate() }
@@ -158,7 +158,7 @@ struct ViewerBrowserTests {
         let file = artifacts.appendingPathComponent("viewer.png").path
         try? FileManager.default.removeItem(atPath: file)
         let revision = try history.first("sections", "deleted") ?? 40
-        try HeadlessChromium.screenshot("http://127.0.0.1:\(port)/#rev=\(revision)", to: file)
+        try await HeadlessChromium.screenshot("http://127.0.0.1:\(port)/#rev=\(revision)", to: file)
         let png = try #require(FileManager.default.contents(atPath: file), "no screenshot at \(file)")
         #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
         #expect(png.count > 20_000, "a screenshot of \(png.count) bytes is too small to show the list")
@@ -166,7 +166,7 @@ struct ViewerBrowserTests {
     }
 
     @Test("titles, ids, summaries and meta that look like markup are shown as text, exactly")
-    func markupInStrings() throws {
+    func markupInStrings() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let log = directory.path("tricky.lmdb")
@@ -175,18 +175,18 @@ struct ViewerBrowserTests {
             {"sections": [{"title": "e\u0301 \u00e9 \u2028", "items": [{"id": "&amp;", "summary": "<!--"}, {"id": "x\ny", "summary": "  spaced  "}]}]}
 
             """#
-        let imported = try ToolRunner.run(["import", "-", "--log", log], input: snapshots)
+        let imported = try await ToolRunner.run(["import", "-", "--log", log], input: snapshots)
         #expect(imported.status == 0, "\(imported)")
-        let lines = try ToolRunner.run(["export", "--log", log]).stdout.split(separator: "\n").map(String.init)
+        let lines = try await ToolRunner.run(["export", "--log", log]).stdout.split(separator: "\n").map(String.init)
         let file = directory.path("tricky.html")
-        #expect(try ToolRunner.run(["view", "--log", log, "--out", file]).status == 0)
+        #expect(try await ToolRunner.run(["view", "--log", log, "--out", file]).status == 0)
         for revision in 1...2 {
-            let dom = ViewerDOM(html: try HeadlessChromium.dumpDOM("file://\(file)#rev=\(revision)"))
+            let dom = ViewerDOM(html: try await HeadlessChromium.dumpDOM("file://\(file)#rev=\(revision)"))
             #expect(dom.error == nil, "\(dom.error ?? "")")
             #expect(dom.revision == String(revision))
             #expect(dom.list == (try ShownList(snapshotOf: lines[revision - 1])), "\(dom.list)")
         }
-        let second = ViewerDOM(html: try HeadlessChromium.dumpDOM("file://\(file)#rev=2"))
+        let second = ViewerDOM(html: try await HeadlessChromium.dumpDOM("file://\(file)#rev=2"))
         #expect(second.deletedSections == [""])
         // The deleted section is shown with all its items, the one that moved out of it too.
         #expect(Set(second.deletedItems) == ["</script>", "&amp;"])

@@ -15,13 +15,13 @@ import CFileWriteback
 /// (`fdatasync`) writes the file's metadata as well as its pages: one more write to wait for,
 /// and on a loaded disk the slowest part of a small commit. Pages the file already holds are
 /// also already in the page cache. With the reserve, most small commits do not grow the file,
-/// so their flush writes pages alone (Benchmarks/GROUP-COMMIT.md has the measurements).
+/// so their flush writes pages alone (Benchmarks/GROUP-COMMIT.md says why).
 ///
 /// The zeros need not be durable: LMDB never reads them. On Linux their writing to the disk is
 /// started and not waited for (`sync_file_range`), so that it overlaps the transaction's
 /// work; the commit's own flush waits for what is left of it and writes the file's new size.
 /// A flush of their own would put one more flush on the writer's path every few commits of a
-/// young log (Benchmarks/GROUP-COMMIT.md has the measurements).
+/// young log (Benchmarks/GROUP-COMMIT.md says why).
 ///
 /// LMDB ignores a file longer than its pages: the space ahead is invisible to it, and to every
 /// reader. The reserve is written only past the file's current end, at the start of a write
