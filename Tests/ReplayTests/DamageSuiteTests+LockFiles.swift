@@ -23,12 +23,12 @@ extension DamageSuiteTests {
     }
 
     @Test("damaged copies whose lock.mdb is a link or sparse are read or refused, and the lock's target is untouched")
-    func damagedCopiesWithHostileLockFiles() throws {
+    func damagedCopiesWithHostileLockFiles() async throws {
         let count = ProcessInfo.processInfo.environment["DAMAGE_COPIES"].flatMap { Int($0) }.map { min($0, 12) } ?? 12
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let base = directory.path("base")
-        try #require(try ToolRunner.run(["demo", "--log", base, "--revisions", "60"]).status == 0)
+        try #require(try await ToolRunner.run(["demo", "--log", base, "--revisions", "60"]).status == 0)
         let used = try ChangeLog(path: base, options: .init(readOnly: true)).bytesInUse
         let file = try #require(FileManager.default.contents(atPath: base + "/data.mdb"))
         let copies = DamagedCopies(of: [UInt8](file.prefix(used)), seed: 7)
@@ -55,7 +55,7 @@ extension DamageSuiteTests {
             _ = lstat(watched, &before)
             let contents = FileManager.default.contents(atPath: notes)
             for command in Self.commands {
-                let outcome = try Self.run(
+                let outcome = try await Self.run(
                     command + ["--log", log],
                     warning: "replay: warning: reading the log at \(log) without its lock file")
                 if case .crashed = outcome {

@@ -8,13 +8,13 @@ import Testing
 @Suite("replay on a log whose databases were exchanged")
 struct ExchangedDatabasesCommandTests {
     @Test("every reading command and serve refuse the log with one line naming the record")
-    func refused() throws {
-        let (directory, log) = try ReadingCommandTests.makeLog()
+    func refused() async throws {
+        let (directory, log) = try await ReadingCommandTests.makeLog()
         defer { directory.remove() }
         try DatabaseSwap.exchange("revisions", "chunks", inDataFileAt: log + "/data.mdb", pageSize: Int(getpagesize()))
         var answers: Set<String> = []
         for command in SpecialFileCommandTests.readingCommands + [["serve", "--port", "0"]] {
-            let result = try ToolRunner.run(command + ["--log", log])
+            let result = try await ToolRunner.run(command + ["--log", log])
             // `verify` reports a log it cannot read as a failed verification (exit 1).
             let verifying = command == ["verify"]
             let prefix = verifying ? "replay: verification failed: " : "replay: "

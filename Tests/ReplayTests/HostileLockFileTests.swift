@@ -48,9 +48,9 @@ struct HostileLockFileTests {
         let watched: String
         let damage: Damage
 
-        init(_ damage: Damage) throws {
+        init(_ damage: Damage) async throws {
             self.damage = damage
-            (directory, log) = try ReadingCommandTests.makeLog()
+            (directory, log) = try await ReadingCommandTests.makeLog()
             let lockFile = log + "/lock.mdb"
             switch damage {
             case .lockLinkedToFile:
@@ -112,8 +112,8 @@ struct HostileLockFileTests {
     @Test(
         "every reading command reads past a linked or sparse lock.mdb, and refuses a linked data.mdb, touching neither",
         arguments: Damage.allCases)
-    func readingCommands(damage: Damage) throws {
-        let scene = try Scene(damage)
+    func readingCommands(damage: Damage) async throws {
+        let scene = try await Scene(damage)
         defer { scene.directory.remove() }
         let out = scene.directory.path("view.html")
         let commands = Self.commands.map { $0.map { $0 == "OUT" ? out : $0 } }
@@ -124,7 +124,7 @@ struct HostileLockFileTests {
         try FileManager.default.copyItem(atPath: dataFile, toPath: intact + "/data.mdb")
         var expected: [[String]: String] = [:]
         for command in commands {
-            let run = try ToolRunner.run(command + ["--log", intact])
+            let run = try await ToolRunner.run(command + ["--log", intact])
             try #require(run.status == 0, "\(command): \(run)")
             expected[command] = run.stdout.replacingOccurrences(of: intact, with: scene.log)
         }
@@ -132,7 +132,7 @@ struct HostileLockFileTests {
         let before = scene.state()
         let files = try scene.files()
         for command in commands {
-            let result = try ToolRunner.run(command + ["--log", scene.log])
+            let result = try await ToolRunner.run(command + ["--log", scene.log])
             if damage == .dataLinked {
                 #expect(result.status == 2, "\(command): \(result)")
                 #expect(result.stdout.isEmpty, "\(command): \(result)")
@@ -153,12 +153,12 @@ struct HostileLockFileTests {
         "serve reads past a linked or sparse lock.mdb, and refuses a linked data.mdb, touching neither",
         arguments: Damage.allCases)
     func served(damage: Damage) async throws {
-        let scene = try Scene(damage)
+        let scene = try await Scene(damage)
         defer { scene.directory.remove() }
         let before = scene.state()
         let files = try scene.files()
         if damage == .dataLinked {
-            let result = try ToolRunner.run(["serve", "--port", "0", "--log", scene.log])
+            let result = try await ToolRunner.run(["serve", "--port", "0", "--log", scene.log])
             #expect(result.status == 2, "\(result)")
             #expect(result.stderr == scene.expectedStderr)
         } else {

@@ -62,7 +62,7 @@ struct ServeCommandTests {
 
     @Test("serve warns when the token is short or its file readable by others, and serves all the same")
     func tokenWarnings() async throws {
-        let (directory, log) = try ReadingCommandTests.makeLog()
+        let (directory, log) = try await ReadingCommandTests.makeLog()
         defer { directory.remove() }
         let long = String(repeating: "k", count: 32)
         for (token, mode, warnings) in [
@@ -94,8 +94,8 @@ struct ServeCommandTests {
             (["--max-connections", "0"], "Error: --max-connections must be a positive number"),
             (["--allowed-host", "a/b"], "Error: an allowed host must be a name or an address, not 'a/b'"),
         ])
-    func refusesBadLimits(arguments: [String], message: String) throws {
-        let result = try ToolRunner.run(["serve", "--port", "0"] + arguments)
+    func refusesBadLimits(arguments: [String], message: String) async throws {
+        let result = try await ToolRunner.run(["serve", "--port", "0"] + arguments)
         #expect(result.status == 64)
         #expect(result.stderr.hasPrefix(message), "\(result)")
     }
@@ -111,7 +111,7 @@ struct ServeCommandTests {
             limit.rlim_cur = min(limit.rlim_max, 4096)
             setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
         }
-        let (directory, log) = try ReadingCommandTests.makeLog()
+        let (directory, log) = try await ReadingCommandTests.makeLog()
         defer { directory.remove() }
         let (server, port) = try await ToolRunner.serve(
             ["--log", log], launcher: [prlimit, "--nofile=1024", ToolRunner.binary.path])

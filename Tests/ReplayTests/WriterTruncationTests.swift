@@ -43,7 +43,7 @@ struct WriterTruncationTests {
 
     @Test(
         "every import whose data file is cut short stops with status 2 and one line; the log then reads or is refused")
-    func truncatedWhileImporting() throws {
+    func truncatedWhileImporting() async throws {
         let trials = ProcessInfo.processInfo.environment["WRITER_TRUNCATIONS"].flatMap { Int($0) } ?? 32
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -65,7 +65,7 @@ struct WriterTruncationTests {
             let delay = UInt32.random(in: 0..<20_000, using: &random)
             let first = WriteAll(
                 Array(Self.lines[..<before].joined().utf8), to: importer.stdin.fileHandleForWriting, closing: false)
-            try first.wait()
+            try await first.wait()
             // Until a revision is committed there is nothing to cut: wait for one (or for the end).
             var used = Self.usedBytes(ofDataFileAt: log + "/data.mdb")
             while used <= 2 * Int(getpagesize()), process.isRunning {
@@ -76,10 +76,10 @@ struct WriterTruncationTests {
             used = Self.usedBytes(ofDataFileAt: log + "/data.mdb")
             let length = used > 0 ? Int.random(in: 0..<used, using: &random) : 0
             #expect(truncate(log + "/data.mdb", off_t(length)) == 0)
-            try WriteAll(Array(Self.lines[before...].joined().utf8), to: importer.stdin.fileHandleForWriting).wait()
+            try await WriteAll(Array(Self.lines[before...].joined().utf8), to: importer.stdin.fileHandleForWriting).wait()
             process.waitUntilExit()
-            _ = output.wait()
-            let stderr = String(decoding: errors.wait(), as: UTF8.self)
+            _ = await output.wait()
+            let stderr = String(decoding: await errors.wait(), as: UTF8.self)
             let oneLine = stderr.hasPrefix("replay: ") && stderr.filter { $0 == "\n" }.count == 1
             let what = "trial \(trial) (\(before) lines, cut to \(length) of \(used) bytes after \(delay) µs)"
             if process.terminationReason != .exit || process.terminationStatus != 2 || !oneLine {
@@ -88,7 +88,7 @@ struct WriterTruncationTests {
             } else {
                 endings[stderr.contains("bus error") ? "bus error" : "refused by a check", default: 0] += 1
             }
-            let verify = try ToolRunner.run(["verify", "--log", log])
+            let verify = try await ToolRunner.run(["verify", "--log", log])
             let verifyOneLine = verify.stderr.hasPrefix("replay: ") && verify.stderr.filter { $0 == "\n" }.count == 1
             if !(verify.status == 0 || (verify.status == 2 && verifyOneLine)
                 || (verify.status == 1 && !verify.stdout.isEmpty))

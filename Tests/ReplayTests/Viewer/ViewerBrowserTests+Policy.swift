@@ -6,16 +6,16 @@ import Testing
 extension ViewerBrowserTests {
     @Test("under its Content-Security-Policy the served page opens, takes a token, plays and follows with no violation")
     func contentSecurityPolicy() async throws {
-        let history = try DemoHistory(revisions: 30)
+        let history = try await DemoHistory(revisions: 30)
         defer { history.directory.remove() }
         let (server, port) = try await Self.serveWithToken(history)
         defer { server.process.terminate() }
-        let (violations, blocked, afterInjection) = try HeadlessChromium.withPage(
+        let (violations, blocked, afterInjection) = try await HeadlessChromium.withPage(
             "http://127.0.0.1:\(port)/#rev=10&follow=1"
         ) { page in
             // Asked for the token in the form, then given it.
-            _ = try page.dom(when: #"document.body.getAttribute("data-state") === "needs-token""#)
-            _ = try page.evaluate(
+            _ = try await page.dom(when: #"document.body.getAttribute("data-state") === "needs-token""#)
+            _ = try await page.evaluate(
                 """
                 (() => {
                   document.getElementById("token-input").value = "\(Self.token)";
@@ -23,24 +23,24 @@ extension ViewerBrowserTests {
                   return true;
                 })()
                 """)
-            _ = try page.dom(when: #"document.body.getAttribute("data-state") === "ready""#)
+            _ = try await page.dom(when: #"document.body.getAttribute("data-state") === "ready""#)
             // Played to the end, at 8x, and a marker searched for.
-            _ = try page.evaluate(
+            _ = try await page.evaluate(
                 ##"(() => { location.hash = "#rev=20&play=30&speed=8"; return true; })()"##)
-            try page.press("n")
-            try page.press(" ")
-            _ = try page.dom(
+            try await page.press("n")
+            try await page.press(" ")
+            _ = try await page.dom(
                 when: #"document.body.getAttribute("data-state") === "ready" && "#
                     + #"document.getElementById("view").getAttribute("data-revision") === "30""#)
-            let appended = try ToolRunner.run(["demo", "--log", history.log, "--revisions", "2", "--seed", "5"])
+            let appended = try await ToolRunner.run(["demo", "--log", history.log, "--revisions", "2", "--seed", "5"])
             #expect(appended.status == 0, "\(appended)")
-            let followed = try page.dom(
+            let followed = try await page.dom(
                 when: #"document.getElementById("view").getAttribute("data-revision") === "32""#)
             #expect(ViewerDOM(html: followed).revision == "32")
             #expect(ViewerDOM(html: followed).error == nil)
-            let violations = try page.evaluate("JSON.stringify(window.policyViolations)")
+            let violations = try await page.evaluate("JSON.stringify(window.policyViolations)")
             // The policy is in force: an inline script added now does not run, and is reported.
-            let blocked = try page.evaluate(
+            let blocked = try await page.evaluate(
                 """
                 (() => {
                   const script = document.createElement("script");
@@ -49,8 +49,8 @@ extension ViewerBrowserTests {
                   return window.inlineRan !== true;
                 })()
                 """)
-            _ = try page.dom(when: "Array.isArray(window.policyViolations) && window.policyViolations.length > 0")
-            return (violations, blocked, try page.evaluate("JSON.stringify(window.policyViolations)"))
+            _ = try await page.dom(when: "Array.isArray(window.policyViolations) && window.policyViolations.length > 0")
+            return (violations, blocked, try await page.evaluate("JSON.stringify(window.policyViolations)"))
         }
         #expect(violations == "[]")
         #expect(blocked == "true")
