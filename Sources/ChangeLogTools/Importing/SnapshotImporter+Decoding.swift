@@ -107,18 +107,35 @@ extension SnapshotImporter {
     /// Where each line of `input` lies, line feeds left out, numbered from `firstNumber`; a
     /// final line feed ends the last line rather than starting an empty one.
     static func lines(of input: Data, firstNumber: Int = 1) -> [Line] {
+        lines(of: input, firstNumber: firstNumber, keepingBlank: true).lines
+    }
+
+    /// The lines of ``lines(of:firstNumber:)`` that are not blank (nothing but spaces, tabs and
+    /// carriage returns), with the number of lines there are, blank ones included. An input of
+    /// blank lines takes no memory per line: 100 MB of line feeds would otherwise be 100 million
+    /// entries of 24 bytes.
+    static func nonBlankLines(of input: Data, firstNumber: Int = 1) -> (lines: [Line], count: Int) {
+        lines(of: input, firstNumber: firstNumber, keepingBlank: false)
+    }
+
+    private static func lines(of input: Data, firstNumber: Int, keepingBlank: Bool) -> (lines: [Line], count: Int) {
         input.withUnsafeBytes { raw in
             var lines: [Line] = []
-            guard let base = raw.baseAddress else { return lines }
+            var count = 0
+            guard let base = raw.baseAddress else { return (lines, count) }
+            let bytes = raw.bindMemory(to: UInt8.self)
             var start = 0
             while start < raw.count {
                 let end =
                     memchr(base + start, Int32(UInt8(ascii: "\n")), raw.count - start)
                     .map { base.distance(to: UnsafeRawPointer($0)) } ?? raw.count
-                lines.append(Line(bytes: start..<end, number: firstNumber + lines.count))
+                if keepingBlank || !bytes[start..<end].allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) {
+                    lines.append(Line(bytes: start..<end, number: firstNumber + count))
+                }
+                count += 1
                 start = end + 1
             }
-            return lines
+            return (lines, count)
         }
     }
 }

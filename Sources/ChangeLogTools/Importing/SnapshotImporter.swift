@@ -211,14 +211,18 @@ public struct SnapshotImporter: Sendable {
         var good: [Line] = []
         var decoded: [ChangeLog.AppendEntry] = []
         var decodedBytes = 0
-        let lines = Self.lines(of: input, firstNumber: firstLineNumber)
+        // Blank lines are counted, not kept: they append nothing.
+        let (lines, lineCount) = Self.nonBlankLines(of: input, firstNumber: firstLineNumber)
         var window = 0..<0
         var outcomes: [DecodedLine] = []
-        for line in lines {
+        var progressReported = firstLineNumber - 1
+        for (index, line) in lines.enumerated() {
             report.linesRead = line.number
             if stopRequested() { throw SnapshotImportInterrupted(report: report, firstLineNotAppended: nil) }
-            if line.number % 1_000 == 0 { progress(line.number) }
-            let index = line.number - firstLineNumber
+            if line.number - progressReported >= 1_000 {
+                progress(line.number)
+                progressReported = line.number
+            }
             if !window.contains(index) {
                 window = Self.decodingWindow(of: lines, from: index)
                 outcomes = Self.decode(lines[window], of: input, duplicatePolicy: options.duplicatePolicy)
@@ -235,13 +239,14 @@ public struct SnapshotImporter: Sendable {
                 }
                 good.append(line)
             case .failure(var error):
-                if line.number == 1, lines.count > 1 {
+                if line.number == 1, lineCount > 1 {
                     error = input.withUnsafeBytes { Self.hintingSpreadSnapshot(error, line: $0[line.bytes]) }
                 }
                 guard options.skipInvalid else { throw error }
                 report.skipped.append(error)
             }
         }
+        if lineCount > 0 { report.linesRead = firstLineNumber - 1 + lineCount }
         progress(report.linesRead)
         let log = try openLog()
         let batchSize = max(1, options.commitEvery ?? good.count)
