@@ -10,6 +10,8 @@ let package = Package(
         .library(name: "ListAdapter", targets: ["ListAdapter"]),
         .library(name: "ListFormat", targets: ["ListFormat"]),
         .library(name: "ChangeLog", targets: ["ChangeLog"]),
+        // The tool's library, for `replay` and the benchmarks: an app embedding a log needs ChangeLog alone.
+        .library(name: "ChangeLogTools", targets: ["ChangeLogTools"]),
         .library(name: "ChangeLogServer", targets: ["ChangeLogServer"]),
         .executable(name: "replay", targets: ["replay"]),
     ],
@@ -21,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
     ],
     targets: [
         .systemLibrary(
@@ -45,21 +48,25 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             exclude: ["LMDB/Defences/DAMAGE.md"]),
+        // What only the tool needs, over the log: the history reducer and its oracles, the snapshot
+        // importer, the text renderers. `replay` (and the benchmarks) use it; apps need ChangeLog alone.
+        .target(name: "ChangeLogTools", dependencies: ["ChangeLog", "ListAdapter", "ListFormat"]),
         // The HTTP face of a log: read-only routes and Server-Sent Events over ChangeLog's public API.
         .target(
             name: "ChangeLogServer",
             dependencies: [
-                "ChangeLog", "ListAdapter",
+                "ChangeLog", "ListAdapter", "ListFormat",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             // The viewer's page, style sheet and scripts, built into the binary: `replay` stays one file.
             resources: [.embedInCode("Viewer/Files")]),
         .executableTarget(
             name: "replay",
             dependencies: [
-                "ChangeLog", "ChangeLogServer", "ListAdapter", "ListFormat", "CStandardStreams",
+                "ChangeLog", "ChangeLogTools", "ChangeLogServer", "ListAdapter", "ListFormat", "CStandardStreams",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
@@ -67,16 +74,18 @@ let package = Package(
         // The README's complete program; ReadmeProgramTests runs it and compares the README's copy.
         .executableTarget(name: "TodoLog", dependencies: ["ChangeLog", "ListAdapter"], path: "Examples/TodoLog"),
         .executableTarget(
-            name: "ChangeLogWorker", dependencies: ["ChangeLog", "ListAdapter", "CLMDB", "ChangeLogTestSupport"],
+            name: "ChangeLogWorker",
+            dependencies: ["ChangeLog", "ChangeLogTools", "ListAdapter", "CLMDB", "ChangeLogTestSupport"],
             path: "Tests/ChangeLogWorker"),
         // libFuzzer targets, built and run by scripts/fuzz.sh; a plain build links an empty main.
-        .executableTarget(name: "FuzzImportLine", dependencies: ["ChangeLog"], path: "Tests/Fuzz/FuzzImportLine"),
+        .executableTarget(
+            name: "FuzzImportLine", dependencies: ["ChangeLog", "ChangeLogTools"], path: "Tests/Fuzz/FuzzImportLine"),
         .executableTarget(
             name: "FuzzRecordDecoder", dependencies: ["ChangeLog"], path: "Tests/Fuzz/FuzzRecordDecoder"),
         // What the worker writes and the tests check, shared by both.
         .target(
-            name: "ChangeLogTestSupport", dependencies: ["ChangeLog", "ListAdapter"], path: "Tests/ChangeLogTestSupport"
-        ),
+            name: "ChangeLogTestSupport", dependencies: ["ChangeLog", "ChangeLogTools", "ListAdapter"],
+            path: "Tests/ChangeLogTestSupport"),
         .testTarget(
             name: "ListAdapterTests",
             dependencies: [
@@ -89,6 +98,9 @@ let package = Package(
                 "ChangeLog", "ListAdapter", "ListFormat", "CLMDB", "CFileWriteback", "ChangeLogTestSupport",
             ]),
         .testTarget(
+            name: "ChangeLogToolsTests",
+            dependencies: ["ChangeLogTools", "ChangeLog", "ListAdapter", "ListFormat", "ChangeLogTestSupport"]),
+        .testTarget(
             name: "ChangeLogServerTests",
             dependencies: [
                 "ChangeLogServer", "ChangeLog", "ListAdapter", "ChangeLogTestSupport",
@@ -99,7 +111,7 @@ let package = Package(
         .testTarget(
             name: "ReplayTests",
             dependencies: [
-                "ChangeLog", "ListAdapter", "ListFormat", "CLMDB", "ChangeLogTestSupport", "replay",
+                "ChangeLog", "ChangeLogTools", "ListAdapter", "ListFormat", "CLMDB", "ChangeLogTestSupport", "replay",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]),
     ],

@@ -3,7 +3,7 @@
 #
 # - thread: the suites that run work concurrently (tasks, threads, dispatch queues, worker
 #   processes and `replay` children) under ThreadSanitizer, built into .build-tsan.
-# - address: the ChangeLog and replay suites under AddressSanitizer (memory errors; leak
+# - address: the ChangeLog, ChangeLogTools and replay suites under AddressSanitizer (memory errors; leak
 #   checking off, see below), built into .build-asan.
 #
 # The child processes the tests start (the `replay` and ChangeLogWorker of the same build)
@@ -21,8 +21,8 @@ cd "$(dirname "$0")/.."
 thread_suites='ConcurrentWriterTests|SubscriptionTests|MultiProcessTests|RecorderTests|LogFileWatcherTests'
 thread_suites+='|ReadOnlyTests|MapResizeTests|ChangeLogWritingTests|TailAndDemoTests|EndlessInputTests'
 thread_suites+='|ListAdapterTests\.ListAdapterTests|ListConnectorTests|AdapterSoakTests'
-# Every suite of the ChangeLog and replay test targets.
-address_suites='^ChangeLogTests\.|^ReplayTests\.'
+# Every suite of the ChangeLog, ChangeLogTools and replay test targets.
+address_suites='^ChangeLogTests\.|^ChangeLogToolsTests\.|^ReplayTests\.'
 
 run() {
     local sanitizer=$1 scratch=$2 filter=$3

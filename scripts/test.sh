@@ -10,7 +10,9 @@ cd "$(dirname "$0")/.."
 scripts/bootstrap.sh --browser
 swift format lint --strict --recursive Package.swift Sources Tests Examples
 scripts/test-js.sh
-swift test "$@"
+# Every module imports only what its target declares (a module reached through another
+# dependency's dependencies is an error, not a silent success).
+swift test --explicit-target-dependency-import-check error "$@"
 scripts/fuzz.sh FuzzImportLine 60
 scripts/fuzz.sh FuzzRecordDecoder 60
 scripts/docs.sh

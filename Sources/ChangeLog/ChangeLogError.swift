@@ -55,7 +55,7 @@ public struct ChangeLogError: Error, Sendable, CustomStringConvertible {
         public static let storage = Code("storage")
         /// An append whose caller asked to abandon it before anything of it was written (the
         /// importer, when interrupted); never thrown by the public API.
-        static let abandoned = Code("abandoned")
+        package static let abandoned = Code("abandoned")
 
         /// The code's stable name.
         public var description: String { name }

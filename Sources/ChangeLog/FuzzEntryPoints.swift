@@ -3,15 +3,9 @@
 ///
 /// A thrown error is the expected outcome for most inputs and is reported as `false`; only a
 /// trap, a sanitizer report or a hang is a finding.
+///
+/// The import line's entry point extends this type in ChangeLogTools, beside the importer.
 package enum FuzzEntryPoints {
-    /// Decodes `bytes` as one line of an import file (`SnapshotImporter.decode(line:lineNumber:)`).
-    ///
-    /// - Returns: Whether the line decoded.
-    @discardableResult
-    package static func decodeImportLine(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        (try? SnapshotImporter.decode(line: bytes, lineNumber: 1)) != nil
-    }
-
     /// Decodes `bytes` as stored record data. The first byte chooses what the rest is:
     /// - `0`: a revision record without its checksum, sealed here with the checksum of
     ///   revision 1 so that decoding reaches the fields (`RevisionRecordBody(decoding:revision:)`);

@@ -1,7 +1,9 @@
 import ChangeLog
+import ListFormat
 
 // The one place where the server turns records into the interchange format's text: every route
-// and event stream calls these, so a move of the format code changes this file only.
+// and event stream calls these, so a move of the format code changes this file only. The record's
+// public fields go to ListFormat's public writers, byte for byte `RevisionRecord.jsonLine()`.
 
 enum RevisionLines {
     /// `record` as one revision line of the interchange format, without a trailing newline.
@@ -24,9 +26,13 @@ enum RevisionLines {
     /// `bytes`, without a trailing newline: the same bytes without a `String` in between.
     static func append(_ record: RevisionRecord, changesOnly: Bool, to bytes: inout [UInt8]) {
         if changesOnly {
-            record.appendChangesOnlyJSONLine(to: &bytes)
+            RevisionLine.appendChangesOnlyLine(
+                revision: record.revision, millisecondsSince1970: record.millisecondsSince1970, meta: record.meta,
+                changes: record.changes, to: &bytes)
         } else {
-            record.appendJSONLine(to: &bytes)
+            RevisionLine.appendLine(
+                revision: record.revision, millisecondsSince1970: record.millisecondsSince1970, meta: record.meta,
+                snapshot: record.snapshot, changes: record.changes, to: &bytes)
         }
     }
 
@@ -36,7 +42,7 @@ enum RevisionLines {
     struct Encoder {
         /// Whether the lines leave out their snapshots.
         let changesOnly: Bool
-        private var lines = RecordLineEncoder()
+        private var lines = RevisionLineEncoder()
 
         /// Creates an encoder of full lines, or with `changesOnly` of lines without snapshots.
         init(changesOnly: Bool) {
@@ -46,9 +52,11 @@ enum RevisionLines {
         /// Appends `record`'s line to `bytes`, without a trailing newline.
         mutating func append(_ record: RevisionRecord, to bytes: inout [UInt8]) {
             if changesOnly {
-                record.appendChangesOnlyJSONLine(to: &bytes)
+                RevisionLines.append(record, changesOnly: true, to: &bytes)
             } else {
-                lines.appendJSONLine(of: record, to: &bytes)
+                lines.appendLine(
+                    revision: record.revision, millisecondsSince1970: record.millisecondsSince1970, meta: record.meta,
+                    snapshot: record.snapshot, changes: record.changes, to: &bytes)
             }
         }
     }

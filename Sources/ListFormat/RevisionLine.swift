@@ -61,7 +61,7 @@ public struct RevisionLine: Hashable, Sendable {
     /// The types are the log's own (`String` identifiers and summaries), so the writing code is
     /// specialized for them here rather than run generically from another module.
     /// - Complexity: O(*n*) in the size of the output.
-    package static func appendLine(
+    public static func appendLine(
         revision: UInt64, millisecondsSince1970: Int64, meta: [String: String],
         snapshot: ListSnapshot<String, String, String>, changes: ListChanges<String, String, String>,
         to bytes: inout [UInt8]
@@ -77,7 +77,7 @@ public struct RevisionLine: Hashable, Sendable {
     /// `{"revision":R,"time":"…","meta":{…},"changes":{…}}`, keys in that order, `meta`'s keys
     /// sorted code point by code point, no spaces.
     /// - Complexity: O(*n*) in the size of the output.
-    package static func appendChangesOnlyLine(
+    public static func appendChangesOnlyLine(
         revision: UInt64, millisecondsSince1970: Int64, meta: [String: String],
         changes: ListChanges<String, String, String>, to bytes: inout [UInt8]
     ) {

@@ -1,4 +1,5 @@
 import ChangeLog
+import ChangeLogTools
 import ListAdapter
 
 /// A long, real-looking history for reduction tests, after the demo's chat inbox: messages

@@ -1,5 +1,6 @@
 import ChangeLog
 import ChangeLogTestSupport
+import ChangeLogTools
 import Foundation
 
 /// `write`: appends (one revision or a batch per transaction, or through `SnapshotImporter`)

@@ -1,6 +1,7 @@
 import CLMDB
 import ChangeLog
 import ChangeLogTestSupport
+import ChangeLogTools
 import Foundation
 
 // A helper process for ChangeLogTests' multi-process tests and ReplayTests' reduce predicates (subscriptions from another process,

@@ -1,5 +1,6 @@
 import ChangeLog
 import ChangeLogTestSupport
+import ChangeLogTools
 import Foundation
 import Testing
 

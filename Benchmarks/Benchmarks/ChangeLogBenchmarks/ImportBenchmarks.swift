@@ -1,5 +1,6 @@
 import Benchmark
 import ChangeLog
+import ChangeLogTools
 import Foundation
 import ListAdapter
 import ListFormat

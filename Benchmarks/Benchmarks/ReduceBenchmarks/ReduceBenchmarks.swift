@@ -1,5 +1,6 @@
 import Benchmark
 import ChangeLog
+import ChangeLogTools
 import Foundation
 
 // `replay reduce`'s engine on 1,000 revisions of about 10,000 items each (about 18,000 distinct

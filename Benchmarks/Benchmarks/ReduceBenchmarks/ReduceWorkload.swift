@@ -1,5 +1,6 @@
 import BenchmarkSupport
 import ChangeLog
+import ChangeLogTools
 import ListAdapter
 
 /// A long history with a seeded failure: 1,000 revisions of about 10,000 items in 20 sections

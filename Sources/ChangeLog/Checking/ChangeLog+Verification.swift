@@ -81,7 +81,7 @@ extension ChangeLog {
 
     /// The failure of `record` against the snapshot of the revision before it, or `nil` when its
     /// changes are valid for that snapshot and take it to the stored one.
-    static func check(_ record: RevisionRecord, after previous: LogSnapshot) -> VerificationFailure? {
+    package static func check(_ record: RevisionRecord, after previous: LogSnapshot) -> VerificationFailure? {
         let result: LogSnapshot
         do {
             result = try previous.applying(record.changes)

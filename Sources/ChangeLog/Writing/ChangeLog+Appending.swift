@@ -97,8 +97,8 @@ extension ChangeLog {
     /// the entries are prepared, before anything of them is written: it then throws
     /// ``ChangeLogError/Code/abandoned`` and nothing of the batch is stored. Once the entries
     /// are being written, the append completes. `abandonWhen` is called on the log's writer
-    /// thread, once per entry.
-    func append(
+    /// thread, once per entry. For the importer (ChangeLogTools), which stops on a signal.
+    package func append(
         contentsOf entries: [AppendEntry], expectedLatest: UInt64? = nil,
         abandonWhen: @escaping @Sendable () -> Bool
     ) async throws(ChangeLogError) -> [AppendedRevision] {

@@ -9,8 +9,9 @@ import ListAdapter
 /// hence the same content) is copied from there rather than written item by item. The output is
 /// byte for byte that of ``RevisionLine/jsonLine()``, whichever lines came before. It holds one
 /// line's worth of sections and their JSON, however many lines it writes.
-package struct RevisionLineEncoder {
-    package typealias Snapshot = ListSnapshot<String, String, String>
+public struct RevisionLineEncoder {
+    /// The snapshots the encoder writes: the log's, with `String` identifiers and summaries.
+    public typealias Snapshot = ListSnapshot<String, String, String>
 
     /// A section of the last snapshot written, with its JSON.
     private struct Written {
@@ -26,13 +27,13 @@ package struct RevisionLineEncoder {
     package private(set) var copiedSections = 0
 
     /// Creates an encoder that has written nothing yet.
-    package init() {}
+    public init() {}
 
     /// Appends the line of a revision of these parts to `bytes`, without its line feed: the
     /// UTF-8 bytes of ``RevisionLine/jsonLine()``.
     /// - Complexity: O(*n*) in the size of the output; the sections shared with the previous
     ///   line's snapshot are copied, not written.
-    package mutating func appendLine(
+    public mutating func appendLine(
         revision: UInt64, millisecondsSince1970: Int64, meta: [String: String], snapshot: Snapshot,
         changes: ListChanges<String, String, String>, to bytes: inout [UInt8]
     ) {

@@ -1,7 +1,19 @@
+import Foundation
+
 /// Exact conversions between milliseconds since 1970 and `YYYY-MM-DDTHH:MM:SS.sssZ` (years
 /// outside 0...9999 expanded: `-0001-…`, `+10000-…`), on integers so that no rounding creeps in:
 /// the revision line's `time`.
 package enum Timestamp {
+    /// The current time in whole milliseconds since 1970 (rounded down).
+    package static func now() -> Int64 {
+        Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
+    }
+
+    /// The `Date` of `milliseconds` since 1970.
+    package static func date(milliseconds: Int64) -> Date {
+        Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+    }
+
     /// `YYYY-MM-DDTHH:MM:SS.sssZ` in UTC. A year before 0 or after 9999 takes ISO 8601's
     /// expanded form: a sign, then at least four digits (`-0001-12-31T…`, `+10000-01-01T…`).
     package static func iso8601(milliseconds: Int64) -> String {

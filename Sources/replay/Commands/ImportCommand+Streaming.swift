@@ -1,4 +1,5 @@
 import ChangeLog
+import ChangeLogTools
 import Foundation
 import Synchronization
 

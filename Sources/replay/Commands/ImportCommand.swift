@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChangeLog
+import ChangeLogTools
 import Foundation
 
 /// `replay import FILE|-`: appends one revision per snapshot line.
@@ -228,12 +229,4 @@ struct ImportCommand: AsyncParsableCommand {
         return "\(appended), from the lines before line \(line), were appended to \(logOptions.path) and stay there "
             + "(to finish, \(how))"
     }
-}
-
-/// `text` as one shell word: as it is when it holds only characters no shell reads specially,
-/// else in single quotes.
-func shellQuoted(_ text: String) -> String {
-    let plain =
-        !text.isEmpty && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_./=:,+@%".contains($0)) }
-    return plain ? text : "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChangeLog
+import ChangeLogTools
 import Foundation
 import ListAdapter
 

@@ -41,8 +41,8 @@ struct DemoNextSteps {
             } ?? false
         let shortest = Self.buildLink(to: executable) ?? executable
         offPath = onPath ? nil : shortest
-        tool = onPath ? "replay" : Self.quoted(shortest)
-        log = Self.quoted(Self.absolute(path))
+        tool = onPath ? "replay" : shellQuoted(shortest)
+        log = shellQuoted(Self.absolute(path))
     }
 
     /// The lines to print: the commands, and how to put the tool on the `PATH` when it is not.
@@ -55,7 +55,7 @@ struct DemoNextSteps {
             "  \(tool) tail --log \(log) --follow",
         ]
         if let offPath {
-            let directory = Self.quoted(URL(fileURLWithPath: offPath).deletingLastPathComponent().path)
+            let directory = shellQuoted(URL(fileURLWithPath: offPath).deletingLastPathComponent().path)
             lines.append("replay is not on the PATH, so these name it by its path; to call it replay:")
             lines.append("  export PATH=\(directory):\"$PATH\"")
         }
@@ -84,16 +84,5 @@ struct DemoNextSteps {
         var second = stat()
         guard stat(a, &first) == 0, stat(b, &second) == 0 else { return false }
         return first.st_dev == second.st_dev && first.st_ino == second.st_ino
-    }
-
-    /// `text` as one word for a POSIX shell: as it is when it holds only characters no shell
-    /// treats specially, else in single quotes (a quote inside written `'\''`).
-    static func quoted(_ text: String) -> String {
-        let plain = text.unicodeScalars.allSatisfy { scalar in
-            scalar.isASCII
-                && (CharacterSet.alphanumerics.contains(scalar) || "/._-+=:,@%".unicodeScalars.contains(scalar))
-        }
-        guard !plain || text.isEmpty else { return text }
-        return "'" + text.replacing("'", with: #"'\''"#) + "'"
     }
 }

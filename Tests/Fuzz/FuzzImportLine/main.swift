@@ -2,6 +2,7 @@
 // -D FUZZING` and runs it. libFuzzer then calls `fuzzTestOneInput` with each input. A plain
 // build (`swift build`, `swift test`) only checks that it compiles.
 import ChangeLog
+import ChangeLogTools
 
 #if canImport(Glibc)
     import Glibc

@@ -1,3 +1,4 @@
+import ChangeLog
 import Dispatch
 import Foundation
 import ListAdapter

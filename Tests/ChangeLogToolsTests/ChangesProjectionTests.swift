@@ -1,8 +1,9 @@
+import ChangeLog
 import ChangeLogTestSupport
 import ListAdapter
 import Testing
 
-@testable import ChangeLog
+@testable import ChangeLogTools
 
 @Suite("Changes projection")
 struct ChangesProjectionTests {

@@ -1,9 +1,10 @@
+import ChangeLog
 import Foundation
 import ListAdapter
 import ListFormat
 import Testing
 
-@testable import ChangeLog
+@testable import ChangeLogTools
 
 /// What the importer makes of single lines: the revision lines an export writes, lines that
 /// are both kinds at once, and lines in another encoding, named with their line number.

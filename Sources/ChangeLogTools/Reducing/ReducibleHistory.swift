@@ -1,3 +1,4 @@
+import ChangeLog
 import ListAdapter
 
 /// A history to reduce: a sequence of revisions, each with its snapshot, its changes, its

@@ -1,3 +1,5 @@
+import ChangeLog
+
 // The Swift Testing test that `replay reduce` writes beside the reduced history for the built-in
 // oracles: it replays `history.jsonl` as the oracle did and fails where the original failed.
 
@@ -5,7 +7,8 @@ extension ReductionResult {
     /// The source of `ReducedTest.swift` for a built-in oracle, `nil` for a predicate or a custom
     /// oracle.
     ///
-    /// The test reads `history.jsonl` from its own directory (`#filePath`), replays it into
+    /// The test reads `history.jsonl` from its own directory (`#filePath`) with `ChangeLog`'s
+    /// public API alone (`RevisionRecord(jsonLine:)`), replays it into
     /// `UIKitStrictRenderer` (``ReductionOracle/strict``) or checks that each revision's changes
     /// take the previous snapshot to its snapshot (``ReductionOracle/verify``), and records an
     /// issue at the first failure: it fails as the original history did, until the bug is fixed.
@@ -46,14 +49,15 @@ extension ReductionResult {
                 : "@Test func reducedHistoryVerifies() throws {",
             "    let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent()",
             "        .appendingPathComponent(\"history.jsonl\")",
-            "    let history = try ReducibleHistory(jsonLines: String(contentsOf: file, encoding: .utf8))",
+            "    let lines = try String(contentsOf: file, encoding: .utf8).split(separator: \"\\n\")",
+            "    let history = try lines.map { try RevisionRecord(jsonLine: $0.utf8) }",
             "    let originalRevisions: [UInt64] = [\(originals)]",
-            "    #expect(history.revisionCount == originalRevisions.count)",
+            "    #expect(history.count == originalRevisions.count)",
         ]
         if strict {
             lines += [
                 "    var renderer = UIKitStrictRenderer<String, String, String>()",
-                "    for (offset, revision) in history.revisions.enumerated() {",
+                "    for (offset, revision) in history.enumerated() {",
                 "        do {",
                 "            try renderer.performBatchUpdates(revision.changes, resultingIn: revision.snapshot)",
                 "        } catch {",
@@ -66,7 +70,7 @@ extension ReductionResult {
         } else {
             lines += [
                 "    var previous = LogSnapshot()",
-                "    for (offset, revision) in history.revisions.enumerated() {",
+                "    for (offset, revision) in history.enumerated() {",
                 "        let revisionName = \"revision \\(offset + 1) (original \\(originalRevisions[offset]))\"",
                 "        let applied: LogSnapshot",
                 "        do {",

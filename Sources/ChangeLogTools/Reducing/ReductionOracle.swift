@@ -1,10 +1,11 @@
+import ChangeLog
 import ListAdapter
 
 /// What decides whether a candidate history still fails while ``HistoryReducer`` shrinks it.
 ///
 /// - ``verify``: the history fails while some revision does not verify: its changes break a
 ///   validity rule for the previous snapshot, or applying them does not give its snapshot (the
-///   check of ``ChangeLog/ChangeLog/verify(_:progress:)``).
+///   check of `ChangeLog.verify(_:progress:)`).
 /// - ``strict``: the history fails while `UIKitStrictRenderer`, fed every revision's changes
 ///   from the empty snapshot, refuses some batch.
 /// - ``predicate(command:timeout:timeoutMeans:)``: the history fails while a shell command exits
@@ -14,7 +15,7 @@ import ListAdapter
 /// The built-in oracles read the stored changes of the revisions that keep their recorded
 /// predecessor and the diff elsewhere; a predicate reads the diff everywhere, so its input is
 /// always consistent. The built-in oracles also require the failure to be of the same kind as on
-/// the whole history (the same ``VerificationFailure/Code-swift.struct`` or
+/// the whole history (the same `VerificationFailure.Code` or
 /// `ListRuleViolationCode`), so that reduction does not slip to another failure.
 public struct ReductionOracle: Sendable {
     /// What a predicate that runs past its timeout means.

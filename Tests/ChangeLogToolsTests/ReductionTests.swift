@@ -1,9 +1,10 @@
+import ChangeLog
 import ChangeLogTestSupport
 import Foundation
 import ListAdapter
 import Testing
 
-@testable import ChangeLog
+@testable import ChangeLogTools
 
 @Suite("Reduction")
 struct ReductionTests {

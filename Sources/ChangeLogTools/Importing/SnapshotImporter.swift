@@ -1,9 +1,10 @@
+import ChangeLog
 import Foundation
 import ListAdapter
 import ListFormat
 
 /// Appends snapshots read as the interchange format's JSON Lines (one snapshot, with optional
-/// `meta`, per line) to a ``ChangeLog``, one revision per line: what `replay import` does.
+/// `meta`, per line) to a `ChangeLog`, one revision per line: what `replay import` does.
 ///
 /// A line may also be a revision line as `replay export` writes it, so that an export imports
 /// back: its `snapshot` and `meta` are appended; the log numbers, stamps and diffs the revision

@@ -1,3 +1,4 @@
+import ChangeLog
 import Foundation
 
 // The two places where reduction reads and writes the interchange format's revision lines: every

@@ -1,8 +1,9 @@
+import ChangeLog
 import ChangeLogTestSupport
 import ListAdapter
 import Testing
 
-@testable import ChangeLog
+@testable import ChangeLogTools
 
 /// Seeded failures in chat histories, and the checks every reduction test makes.
 enum Seeded {

@@ -1,3 +1,4 @@
+import ChangeLog
 import ListAdapter
 import Synchronization
 

@@ -1,9 +1,10 @@
+import ChangeLog
 import Foundation
 import ListAdapter
 import Synchronization
 import Testing
 
-@testable import ChangeLog
+@testable import ChangeLogTools
 
 @Suite("Snapshot importer")
 struct SnapshotImporterTests {

@@ -1,8 +1,9 @@
+import ChangeLog
 import Foundation
 import ListAdapter
 import Testing
 
-@testable import ChangeLog
+@testable import ChangeLogTools
 
 /// The importer decodes lines on every processor, in windows of lines and in runs of
 /// consecutive lines that share strings with the line before (``ListFormat/InterchangeFormat/readImportLine(_:previous:)``). These tests

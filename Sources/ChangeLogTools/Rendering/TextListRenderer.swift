@@ -1,3 +1,4 @@
+import ChangeLog
 import ListAdapter
 import ListFormat
 
@@ -58,41 +59,4 @@ public final class TextListRenderer: ListRenderer {
             }
         }
     }
-}
-
-/// A renderer for renderers in other languages: one JSON object per reload or batch, on one
-/// line each: `{"revision":3,"reload":{"sections":[...]}}` or
-/// `{"revision":4,"changes":{...}}` (the interchange format's snapshot and changes JSON).
-///
-/// An item update carries `"reload": true` when its kind is `ItemUpdateKind.reload` (the data
-/// source asked for a new cell) and nothing when it is a reconfigure, as the interchange format
-/// writes it; the receiving renderer stages the changes for its own view.
-public final class JSONLinesRenderer: ListRenderer {
-    /// The identifiers' type: strings, as the log stores them.
-    public typealias ItemID = String
-    /// The summaries' type: strings, as the log stores them.
-    public typealias Summary = String
-    /// The section summaries' type: strings, as the log stores them.
-    public typealias SectionSummary = String
-
-    /// The revision the next reload or batch belongs to, written as `"revision"` when set.
-    public var revision: UInt64?
-    private let write: (String) -> Void
-
-    /// Creates a renderer that hands each line to `write`.
-    public init(write: @escaping (String) -> Void) {
-        self.write = write
-    }
-
-    /// Writes `{"revision":r,"reload":{snapshot}}`.
-    public func reloadData(_ snapshot: LogSnapshot) {
-        write("{\(prefix)\"reload\":\(snapshot.formatJSON())}")
-    }
-
-    /// Writes `{"revision":r,"changes":{changes}}`.
-    public func performBatchUpdates(_ changes: LogChanges, resultingIn snapshot: LogSnapshot) {
-        write("{\(prefix)\"changes\":\(changes.formatJSON())}")
-    }
-
-    private var prefix: String { revision.map { "\"revision\":\($0)," } ?? "" }
 }

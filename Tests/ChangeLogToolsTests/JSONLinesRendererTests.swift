@@ -1,7 +1,8 @@
+import ChangeLog
 import ListAdapter
 import Testing
 
-@testable import ChangeLog
+@testable import ChangeLogTools
 
 /// The `jsonl` renderer: one line per reload or batch, with reloads told apart from reconfigures.
 @Suite("JSONLinesRenderer")
@@ -53,6 +54,24 @@ struct JSONLinesRendererTests {
             let refused = try await log.replay(into: &bare)
             #expect(refused.refusal?.revision == 2)
             #expect(refused.refusal?.message.hasPrefix("attempt to reload row 0 in section 1") == true)
+        }
+    }
+
+    @Test("a section summary's update reaches the jsonl renderer as the log stored it")
+    func sectionSummaryUpdate() async throws {
+        try await withTemporaryDirectory { path in
+            let log = try ChangeLog(path: path)
+            let today = try snapshot([("Today", ["a:1", "b"]), ("Later", ["c"])])
+            _ = try await log.append(today)
+            var withSummary = today.sections
+            withSummary[0] = LogSnapshot.Section(title: "Today", summary: "1 unread", items: today.sections[0].items)
+            _ = try await log.append(try LogSnapshot(sections: withSummary))
+
+            var lines: [String] = []
+            let jsonLines = JSONLinesRenderer { lines.append($0) }
+            var renderer2 = jsonLines
+            _ = try await log.replay(2...2, into: &renderer2)
+            #expect(lines.contains { $0.contains(#""updated":[{"from":0,"to":0,"summary":"1 unread"}]"#) })
         }
     }
 }

@@ -1,8 +1,9 @@
+import ChangeLog
 import Foundation
 import ListAdapter
 import Testing
 
-@testable import ChangeLog
+@testable import ChangeLogTools
 
 /// What a user may feed `replay import` and `replay diff`: good lines broken every way a seeded
 /// generator can break them. Each input must decode or be refused with a one-line message;

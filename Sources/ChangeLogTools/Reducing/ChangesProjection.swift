@@ -1,3 +1,4 @@
+import ChangeLog
 import ListAdapter
 
 /// Stored changes carried over to a candidate whose snapshots lost sections and items, or whose

@@ -1,3 +1,4 @@
+import ChangeLog
 import ListAdapter
 
 /// The rewriting of one ``HistoryShape`` applied to the snapshots it keeps: sections and items
