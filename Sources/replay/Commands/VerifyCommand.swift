@@ -19,12 +19,17 @@ struct VerifyCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var logOptions: LogOptions
+    @OptionGroup var inputOption: InputOption
     @OptionGroup var rangeOptions: RangeOptions
+
+    func validate() throws {
+        try inputOption.validate(with: logOptions)
+    }
 
     func run() async throws {
         let report = try await failingWithBadInput {
             do {
-                let log = try logOptions.openExisting()
+                let log = try await inputOption.open(logOptions)
                 let range = try rangeOptions.range(in: log)
                 var progress = Progress("verifying revisions", total: range.map { Int($0.count) })
                 var done = 0
