@@ -78,4 +78,21 @@ struct RecordedImportTests {
                     + "(replay verify names the first; --recompute-changes diffs them instead)\n"), "\(imported)")
         #expect(try ToolRunner.run(["export", "--log", log]).stdout == export)
     }
+
+    @Test("recorded times are kept even when they go backwards")
+    func backwardsTimes() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let export =
+            #"{"revision":1,"time":"2026-11-20T10:00:00.000Z","meta":{},"snapshot":{"sections":[]},"changes":{}}"#
+            + "\n"
+            + #"{"revision":2,"time":"2020-01-01T00:00:00.000Z","meta":{},"snapshot":{"sections":[]},"changes":{}}"#
+            + "\n"
+        let log = directory.path("times.lmdb")
+        #expect(try ToolRunner.run(["import", "-", "--log", log], input: export).status == 0)
+        let exported = try ToolRunner.run(["export", "--log", log])
+        #expect(exported.stdout.contains(#""time":"2026-11-20T10:00:00.000Z""#), "\(exported)")
+        #expect(exported.stdout.contains(#""time":"2020-01-01T00:00:00.000Z""#), "\(exported)")
+        #expect(try ToolRunner.run(["verify", "--log", log]).status == 0)
+    }
 }

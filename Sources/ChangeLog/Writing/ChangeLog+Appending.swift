@@ -19,7 +19,7 @@ extension ChangeLog {
         /// from one revision to the next (nothing in the log orders or finds revisions by time).
         public var millisecondsSince1970: Int64?
         /// Whether to check, without refusing, that the given ``changes`` take the previous
-        /// snapshot to ``snapshot``: the outcome is ``AppendedRevision/changesDisagree``. For the
+        /// snapshot to ``snapshot``: the outcome is `AppendedRevision.changesDisagree`. For the
         /// importer, which stores a history's own changes as evidence.
         package var reportsDisagreement = false
 

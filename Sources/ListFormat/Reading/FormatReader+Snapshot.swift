@@ -85,20 +85,37 @@ extension FormatReader {
             fromRevision: true)
         if let changesStart = recordedStarts["changes"] {
             let end = position
-            position = changesStart
-            var recorded = AnnotatedSnapshot<String, String, String>.Recorded(changes: try changes(depth: 2))
+            var recorded = AnnotatedSnapshot<String, String, String>.Recorded(
+                changes: try reread("changes", at: changesStart) { (reader) throws(ReadFailure) in
+                    try reader.changes(depth: 2)
+                })
             if let start = recordedStarts["revision"] {
-                position = start
-                recorded.revision = UInt64(try integerValue())
+                recorded.revision = try reread("revision", at: start) { (reader) throws(ReadFailure) in
+                    UInt64(try reader.integerValue())
+                }
             }
             if let start = recordedStarts["time"] {
-                position = start
-                recorded.millisecondsSince1970 = try time()
+                recorded.millisecondsSince1970 = try reread("time", at: start) { (reader) throws(ReadFailure) in
+                    try reader.time()
+                }
             }
             position = end
             content.recorded = recorded
         }
         return content
+    }
+
+    /// Reads the value of the line's key `key` again from `start`, where it was skipped; a
+    /// failure names its path from the key.
+    private mutating func reread<T>(
+        _ key: String, at start: Int, _ read: (inout FormatReader) throws(ReadFailure) -> T
+    ) throws(ReadFailure) -> T {
+        position = start
+        do {
+            return try read(&self)
+        } catch {
+            throw error.inside(.key(key))
+        }
     }
 
     /// An object holding both a snapshot line's `sections` and a revision line's `snapshot`: it
