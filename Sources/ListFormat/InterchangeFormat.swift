@@ -1,7 +1,8 @@
 import ListAdapter
 
 /// Reads the interchange format (FORMAT.md): import lines (a snapshot line, or a revision line
-/// of `replay export`, of which an import takes the snapshot and `meta`), snapshot files and
+/// of `replay export`, of which an import takes the snapshot and `meta`, and on request what it
+/// recorded: `changes`, `revision`, `time`), snapshot files and
 /// whole revision lines. Each read is one strict pass over UTF-8 bytes that returns the value or
 /// the first problem in input order as a ``FormatError`` (line, column, path).
 ///

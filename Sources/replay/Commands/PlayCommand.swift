@@ -17,14 +17,15 @@ struct PlayCommand: AsyncParsableCommand {
             of updated rows; a reload of a moved row, or of a row in a moved section, waits for \
             a second batch. This answers: does the library's own view path (ListAdapter, which \
             stages) apply the history?
-                      With --one-batch it answers another question: would an app that applies \
-            each revision's recorded changes in one performBatchUpdates call crash? Every \
-            revision is checked as one batch, unstaged; each one refused is printed on one line \
-            with the rule it breaks ("needs staging" when staging would save it), and the \
-            replay goes on; exit 1 when any was refused.
               text    prints the list as it evolves, changed rows marked with *
               jsonl   one JSON object per reload or batch, for renderers in other languages; an \
             updated item the data source wants reloaded, not reconfigured, carries "reload": true
+
+            --one-batch (with strict) answers another question: would an app that applies each \
+            revision's recorded changes in one performBatchUpdates call crash? Every revision is \
+            checked as one batch, unstaged; each one refused is printed on one line with the rule \
+            it breaks ("needs staging" when staging would save it), and the replay goes on; exit \
+            1 when any was refused.
 
             Example:
               replay play --log app.lmdb --into strict

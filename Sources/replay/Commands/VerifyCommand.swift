@@ -11,10 +11,12 @@ struct VerifyCommand: AsyncParsableCommand {
             For each revision: the checksums of its record, the validity of its changes under the \
             interchange format's rules, and that applying them to the previous snapshot gives the \
             stored snapshot exactly. Exit 0 when every revision verifies; exit 1 with a report \
-            naming the first failing revision and what differs.
+            naming the first failing revision and what differs. With --input, an export is \
+            checked as it came: its revisions with their recorded changes.
 
-            Example:
+            Examples:
               replay verify --log app.lmdb --from 100
+              replay verify --input crash.jsonl.gz
             """
     )
 
