@@ -37,6 +37,12 @@ let package = Package(
             pkgConfig: "libxxhash",
             providers: [.apt(["libxxhash-dev"]), .brew(["xxhash"])]
         ),
+        // Reads gzipped exports (`replay verify --input export.jsonl.gz`), in-process.
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
         .target(name: "CFileWriteback"),
         .target(name: "CStandardStreams"),
         .target(name: "ListAdapter"),
@@ -70,6 +76,7 @@ let package = Package(
             name: "replay",
             dependencies: [
                 "ChangeLog", "ChangeLogTools", "ChangeLogServer", "ListAdapter", "ListFormat", "CStandardStreams",
+                "CZlib",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]

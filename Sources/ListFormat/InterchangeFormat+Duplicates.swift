@@ -26,7 +26,9 @@ extension InterchangeFormat {
         throws(ReadFailure) -> AnnotatedSnapshot<String, String, String>
     {
         let (snapshot, dropped) = ListSnapshot.keepingFirstOccurrences(in: content.sections)
-        guard let first = dropped.first else { return AnnotatedSnapshot(meta: content.meta, snapshot: snapshot) }
+        guard let first = dropped.first else {
+            return AnnotatedSnapshot(meta: content.meta, snapshot: snapshot, recorded: content.recorded)
+        }
         guard content.meta[droppedDuplicatesKey] == nil else {
             let path: [PathStep] = [.key("meta"), .key(droppedDuplicatesKey)]
             var failure = reader.schema(

@@ -1,7 +1,8 @@
 import ListAdapter
 
 /// Reads the interchange format (FORMAT.md): import lines (a snapshot line, or a revision line
-/// of `replay export`, of which an import takes the snapshot and `meta`), snapshot files and
+/// of `replay export`, of which an import takes the snapshot and `meta`, and on request what it
+/// recorded: `changes`, `revision`, `time`), snapshot files and
 /// whole revision lines. Each read is one strict pass over UTF-8 bytes that returns the value or
 /// the first problem in input order as a ``FormatError`` (line, column, path).
 ///
@@ -29,23 +30,34 @@ public enum InterchangeFormat {
     ///   - previous: the snapshot of the line before, whose strings the result shares where they
     ///     hold the same bytes (consecutive lines share most of theirs); it changes nothing else.
     ///   - duplicates: whether a repeated title or id is an error (the default) or is dropped.
+    ///   - recorded: whether to read what a revision line recorded besides its snapshot and
+    ///     `meta` (``AnnotatedSnapshot/recorded``): its `changes`, with the same checks as
+    ///     ``readRevisionLine(_:)``, and its `revision` and `time` when present; a line with no
+    ///     `changes` has none. A line that drops a duplicate has none either: its changes
+    ///     describe the snapshot before the drop.
     /// - Complexity: O(*n*) for *n* bytes.
     public static func readImportLine(
         _ line: UnsafeBufferPointer<UInt8>, previous: ListSnapshot<String, String, String>? = nil,
-        duplicates: DuplicatePolicy = .refuse
+        duplicates: DuplicatePolicy = .refuse, recorded: Bool = false
     ) throws(FormatError) -> AnnotatedSnapshot<String, String, String> {
         try read(line) { (reader) throws(ReadFailure) in
-            let content = try reader.line(previous: previous)
-            guard duplicates == .keepFirst else { return try snapshot(content, reader: reader) }
+            let content = try reader.line(previous: previous, recorded: recorded)
+            guard duplicates == .keepFirst else {
+                var annotated = try snapshot(content, reader: reader)
+                annotated.recorded = content.recorded
+                return annotated
+            }
             return try keepingFirstOccurrences(content, reader: reader)
         }
     }
 
-    /// ``readImportLine(_:previous:duplicates:)`` for a line held in any collection of bytes.
-    public static func readImportLine(_ line: some Collection<UInt8>, duplicates: DuplicatePolicy = .refuse)
-        throws(FormatError) -> AnnotatedSnapshot<String, String, String>
-    {
-        try withBuffer(line) { (buffer) throws(FormatError) in try readImportLine(buffer, duplicates: duplicates) }
+    /// ``readImportLine(_:previous:duplicates:recorded:)`` for a line held in any collection of bytes.
+    public static func readImportLine(
+        _ line: some Collection<UInt8>, duplicates: DuplicatePolicy = .refuse, recorded: Bool = false
+    ) throws(FormatError) -> AnnotatedSnapshot<String, String, String> {
+        try withBuffer(line) { (buffer) throws(FormatError) in
+            try readImportLine(buffer, duplicates: duplicates, recorded: recorded)
+        }
     }
 
     /// The snapshot of a snapshot file (`replay diff`'s inputs): a snapshot line, read with the

@@ -29,13 +29,20 @@ struct ReduceCommandTests {
         let test = try String(contentsOf: out.appendingPathComponent("ReducedTest.swift"), encoding: .utf8)
         #expect(test.contains("is original revision \(tampered) (meta: event="))
 
-        // `replay import` takes the reduced history (its snapshots; the changes are recomputed).
+        // `replay import` takes the reduced history as recorded, its failing revision too; with
+        // --recompute-changes, its snapshots only.
         let log = directory.path("imported.lmdb")
         let imported = try await ToolRunner.run([
             "import", out.appendingPathComponent("history.jsonl").path, "--log", log,
         ])
         #expect(imported.status == 0, "\(imported)")
-        #expect(try await ToolRunner.run(["verify", "--log", log]).status == 0)
+        let verified = try await ToolRunner.run(["verify", "--log", log])
+        #expect(verified.status == 1, "\(verified)")
+        #expect(verified.stderr.hasPrefix("replay: verification failed: revision 2: "), "\(verified)")
+        let recomputed = directory.path("recomputed.lmdb")
+        let history = out.appendingPathComponent("history.jsonl").path
+        #expect(try await ToolRunner.run(["import", history, "--log", recomputed, "--recompute-changes"]).status == 0)
+        #expect(try await ToolRunner.run(["verify", "--log", recomputed]).status == 0)
 
         try await ReduceFixtures.expectReducedTestFails(
             in: out,

@@ -46,6 +46,9 @@ public struct AppendedRevision: Hashable, Sendable {
     public var millisecondsSince1970: Int64
     /// The changes stored with it: computed from the previous snapshot, or the ones given.
     public var changes: LogChanges
+    /// Whether the given changes, stored as they came, do not take the previous snapshot to this
+    /// one; checked only for an entry that asks (`AppendEntry.reportsDisagreement`).
+    package var changesDisagree = false
 
     /// Creates a description of an appended revision.
     public init(revision: UInt64, millisecondsSince1970: Int64, changes: LogChanges) {

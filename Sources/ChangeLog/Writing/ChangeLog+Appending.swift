@@ -14,6 +14,14 @@ extension ChangeLog {
         /// Whether to check that ``changes`` take the previous snapshot to ``snapshot`` before
         /// storing them (the interchange format's `apply`); ignored when ``changes`` is `nil`.
         public var verifiesChanges: Bool
+        /// The revision's time in milliseconds since 1970-01-01T00:00:00Z, or `nil` for the time
+        /// of the append. A given time is stored as it is: the log's times may then go backwards
+        /// from one revision to the next (nothing in the log orders or finds revisions by time).
+        public var millisecondsSince1970: Int64?
+        /// Whether to check, without refusing, that the given ``changes`` take the previous
+        /// snapshot to ``snapshot``: the outcome is `AppendedRevision.changesDisagree`. For the
+        /// importer, which stores a history's own changes as evidence.
+        package var reportsDisagreement = false
 
         /// An entry whose changes the log computes from the previous revision's snapshot.
         public init(_ snapshot: LogSnapshot, meta: [String: String] = [:]) {
@@ -21,16 +29,20 @@ extension ChangeLog {
             self.meta = meta
             self.changes = nil
             self.verifiesChanges = false
+            self.millisecondsSince1970 = nil
         }
 
-        /// An entry with precomputed changes, stored as given unless `verifiesChanges` is true.
+        /// An entry with precomputed changes, stored as given unless `verifiesChanges` is true,
+        /// stamped with `millisecondsSince1970` when given, else with the time of the append.
         public init(
-            _ snapshot: LogSnapshot, changes: LogChanges, meta: [String: String] = [:], verifiesChanges: Bool = false
+            _ snapshot: LogSnapshot, changes: LogChanges, meta: [String: String] = [:], verifiesChanges: Bool = false,
+            millisecondsSince1970: Int64? = nil
         ) {
             self.snapshot = snapshot
             self.meta = meta
             self.changes = changes
             self.verifiesChanges = verifiesChanges
+            self.millisecondsSince1970 = millisecondsSince1970
         }
     }
 

@@ -101,9 +101,12 @@ extension LogStore {
                     revision: revision, path: path)
             }
             let changes: LogChanges
+            var disagrees = false
             if let given = entry.changes {
                 if entry.verifiesChanges {
                     try verify(given, from: current.snapshot, to: entry.snapshot, revision: revision)
+                } else if entry.reportsDisagreement {
+                    disagrees = (try? current.snapshot.applying(given)) != entry.snapshot
                 }
                 changes = given
             } else if let advance = changesInAdvance?.changes(at: index, from: current.snapshot) {
@@ -111,13 +114,16 @@ extension LogStore {
             } else {
                 changes = current.snapshot.changes(to: entry.snapshot)
             }
-            let timestamp = Timestamp.now()
+            let timestamp = entry.millisecondsSince1970 ?? Timestamp.now()
             let body = RevisionRecordBody(
                 version: RevisionRecordBody.version(snapshot: entry.snapshot, changes: changes), timestamp: timestamp,
                 meta: entry.meta, sectionCount: entry.snapshot.sectionCount,
                 itemCount: entry.snapshot.itemCount, sectionRuns: stored.runs.map(\.id), changes: changes)
             records.append((revision, body.encoded(revision: revision)))
-            appended.append(AppendedRevision(revision: revision, millisecondsSince1970: timestamp, changes: changes))
+            var revisionAppended = AppendedRevision(
+                revision: revision, millisecondsSince1970: timestamp, changes: changes)
+            revisionAppended.changesDisagree = disagrees
+            appended.append(revisionAppended)
             current = stored
         }
         let checksum = records.last.flatMap { record in

@@ -2,6 +2,7 @@ import ChangeLog
 import Dispatch
 import Foundation
 import ListAdapter
+import ListFormat
 import Synchronization
 
 extension SnapshotImporter {
@@ -41,19 +42,20 @@ extension SnapshotImporter {
     /// except for the first of a run.
     ///
     /// - Parameters:
-    ///   - duplicatePolicy: whether a repeated title or id makes a line bad or is dropped.
+    ///   - options: whether a repeated title or id makes a line bad or is dropped, and whether a
+    ///     revision line's recorded changes are read.
     ///   - processors: how many threads may decode at once (every processor the process may use;
     ///     tests vary it).
     /// - Returns: each line's outcome, in the order of `lines`.
     static func decode(
-        _ lines: ArraySlice<Line>, of input: Data, duplicatePolicy: DuplicatePolicy = .refuse,
+        _ lines: ArraySlice<Line>, of input: Data, options: Options = Options(),
         processors: Int = ProcessInfo.processInfo.activeProcessorCount
     ) -> [DecodedLine] {
         let runs = stride(from: lines.startIndex, to: lines.endIndex, by: decodingRunLines).map {
             $0..<min($0 + decodingRunLines, lines.endIndex)
         }
         let workers = min(runs.count, processors)
-        guard workers > 1 else { return decodeRun(lines, of: input, duplicatePolicy: duplicatePolicy) }
+        guard workers > 1 else { return decodeRun(lines, of: input, options: options) }
         let outcomes = UnsafeMutableBufferPointer<DecodedLine>.allocate(capacity: lines.count)
         outcomes.initialize(repeating: nil)
         defer {
@@ -68,7 +70,7 @@ extension SnapshotImporter {
                 let run = next.wrappingAdd(1, ordering: .relaxed).oldValue
                 guard run < runs.count else { return }
                 let range = runs[run]
-                for (offset, outcome) in decodeRun(lines[range], of: input, duplicatePolicy: duplicatePolicy)
+                for (offset, outcome) in decodeRun(lines[range], of: input, options: options)
                     .enumerated()
                 {
                     shared[range.lowerBound - lines.startIndex + offset] = outcome
@@ -78,12 +80,25 @@ extension SnapshotImporter {
         return Array(outcomes)
     }
 
+    /// The entry that appends `annotated`: with its recorded changes and time, stored as they
+    /// came and checked for disagreement, when it has them; diffed and stamped by the log otherwise.
+    static func entry(_ annotated: AnnotatedSnapshot<String, String, String>) -> ChangeLog.AppendEntry {
+        guard let recorded = annotated.recorded else {
+            return ChangeLog.AppendEntry(annotated.snapshot, meta: annotated.meta)
+        }
+        var entry = ChangeLog.AppendEntry(
+            annotated.snapshot, changes: recorded.changes, meta: annotated.meta,
+            millisecondsSince1970: recorded.millisecondsSince1970)
+        entry.reportsDisagreement = true
+        return entry
+    }
+
     /// Consecutive lines are decoded by one worker in runs of this many.
     static let decodingRunLines = 32
 
     /// Decodes consecutive lines in order, each sharing the strings of the good line before.
     private static func decodeRun(
-        _ lines: ArraySlice<Line>, of input: Data, duplicatePolicy: DuplicatePolicy
+        _ lines: ArraySlice<Line>, of input: Data, options: Options
     ) -> [DecodedLine] {
         var previous: ListSnapshot<String, String, String>?
         return input.withUnsafeBytes { raw in
@@ -94,9 +109,10 @@ extension SnapshotImporter {
                 guard !text.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) else { return nil }
                 do throws(SnapshotImportError) {
                     let annotated = try decode(
-                        line: text, lineNumber: line.number, previous: previous, duplicatePolicy: duplicatePolicy)
+                        line: text, lineNumber: line.number, previous: previous,
+                        duplicatePolicy: options.duplicatePolicy, recorded: !options.recomputesChanges)
                     previous = annotated.snapshot
-                    return .success(ChangeLog.AppendEntry(annotated.snapshot, meta: annotated.meta))
+                    return .success(entry(annotated))
                 } catch {
                     return .failure(error)
                 }

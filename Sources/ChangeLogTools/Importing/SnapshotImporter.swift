@@ -7,8 +7,14 @@ import ListFormat
 /// `meta`, per line) to a `ChangeLog`, one revision per line: what `replay import` does.
 ///
 /// A line may also be a revision line as `replay export` writes it, so that an export imports
-/// back: its `snapshot` and `meta` are appended; the log numbers, stamps and diffs the revision
-/// itself.
+/// back. A revision line with `changes` is evidence, kept as it was recorded: its snapshot,
+/// `meta`, changes and `time` (when present) are stored as they are, even when its changes do
+/// not take the previous revision's snapshot to its own; such revisions are counted in
+/// ``Report/disagreeing``, and `ChangeLog.verify` names them. The log numbers every revision
+/// after its latest (a line's `revision` is not kept), and a snapshot line, or a revision line
+/// without `changes`, is stamped with the time of the append and diffed from the revision
+/// before. ``Options/recomputesChanges`` diffs every line instead, keeping only snapshots and
+/// `meta`.
 ///
 /// Every line is decoded and checked before anything is appended: a bad line stops the import
 /// with a ``SnapshotImportError`` naming the line, and nothing of the input is appended
@@ -40,14 +46,22 @@ public struct SnapshotImporter: Sendable {
         /// the first occurrence of each and drops the rest (`.keepFirst`, `replay import
         /// --drop-duplicates`), recording what it dropped in its revision's `meta` under
         /// `InterchangeFormat.droppedDuplicatesKey` (ListFormat): see
-        /// `InterchangeFormat.readImportLine(_:previous:duplicates:)`.
+        /// `InterchangeFormat.readImportLine(_:previous:duplicates:recorded:)`.
         public var duplicatePolicy: DuplicatePolicy
+        /// Whether a revision line's own `changes` and `time` are left out and its changes
+        /// computed from the revision before, as for a snapshot line (`replay import
+        /// --recompute-changes`); by default they are kept as recorded.
+        public var recomputesChanges: Bool
 
-        /// Creates options; the default is all or nothing, duplicates refused.
-        public init(commitEvery: Int? = nil, skipInvalid: Bool = false, duplicatePolicy: DuplicatePolicy = .refuse) {
+        /// Creates options; the default is all or nothing, duplicates refused, recorded changes kept.
+        public init(
+            commitEvery: Int? = nil, skipInvalid: Bool = false, duplicatePolicy: DuplicatePolicy = .refuse,
+            recomputesChanges: Bool = false
+        ) {
             self.commitEvery = commitEvery
             self.skipInvalid = skipInvalid
             self.duplicatePolicy = duplicatePolicy
+            self.recomputesChanges = recomputesChanges
         }
     }
 
@@ -60,13 +74,20 @@ public struct SnapshotImporter: Sendable {
         /// The number of the last line read, blank lines included: the number of lines read
         /// when the import started at the input's first line.
         public var linesRead: Int
+        /// The revisions appended with recorded changes that do not take the previous snapshot to
+        /// their own, stored as they came, oldest first.
+        public var disagreeing: [UInt64]
 
-        /// Creates a report of an import that appended `revisions`, skipped `skipped` and read
-        /// up to line `linesRead`.
-        public init(revisions: [UInt64] = [], skipped: [SnapshotImportError] = [], linesRead: Int = 0) {
+        /// Creates a report of an import that appended `revisions`, skipped `skipped`, read up to
+        /// line `linesRead` and stored `disagreeing` with changes that disagree with their snapshots.
+        public init(
+            revisions: [UInt64] = [], skipped: [SnapshotImportError] = [], linesRead: Int = 0,
+            disagreeing: [UInt64] = []
+        ) {
             self.revisions = revisions
             self.skipped = skipped
             self.linesRead = linesRead
+            self.disagreeing = disagreeing
         }
 
         /// The revisions appended, in words: `revisions 1 to 1000 (1000)`, or, where other
@@ -107,31 +128,34 @@ public struct SnapshotImporter: Sendable {
     }
 
     /// Decodes one line of an import file: a snapshot line, or a revision line of an export
-    /// (its `snapshot` and `meta`), read by `InterchangeFormat/readImportLine(_:previous:duplicates:)`
-    /// (ListFormat) under `duplicatePolicy`.
+    /// (its `snapshot` and `meta`, and with `recorded` its `changes`, `revision` and `time`), read
+    /// by `InterchangeFormat/readImportLine(_:previous:duplicates:recorded:)` (ListFormat) under
+    /// `duplicatePolicy`.
     ///
     /// - Throws: ``SnapshotImportError`` naming `lineNumber`, the column and the path of the
     ///   first problem in the line, and the problem: not JSON, a missing or mistyped field (with
     ///   the offending value), a duplicate title or id (unless dropped), a key named twice in one
     ///   object, both `sections` and `snapshot` in the line, text that is not UTF-8.
     public static func decode(
-        line: some Collection<UInt8>, lineNumber: Int, duplicatePolicy: DuplicatePolicy = .refuse
+        line: some Collection<UInt8>, lineNumber: Int, duplicatePolicy: DuplicatePolicy = .refuse,
+        recorded: Bool = false
     ) throws(SnapshotImportError) -> AnnotatedSnapshot<String, String, String> {
         do {
-            return try InterchangeFormat.readImportLine(line, duplicates: duplicatePolicy)
+            return try InterchangeFormat.readImportLine(line, duplicates: duplicatePolicy, recorded: recorded)
         } catch {
             throw SnapshotImportError(line: lineNumber, problem: error.description)
         }
     }
 
-    /// ``decode(line:lineNumber:duplicatePolicy:)`` for a line in `buffer`, sharing the strings
+    /// ``decode(line:lineNumber:duplicatePolicy:recorded:)`` for a line in `buffer`, sharing the strings
     /// of `previous`, the line before's snapshot, where they hold the same bytes.
     static func decode(
         line buffer: UnsafeBufferPointer<UInt8>, lineNumber: Int, previous: ListSnapshot<String, String, String>?,
-        duplicatePolicy: DuplicatePolicy = .refuse
+        duplicatePolicy: DuplicatePolicy = .refuse, recorded: Bool = false
     ) throws(SnapshotImportError) -> AnnotatedSnapshot<String, String, String> {
         do {
-            return try InterchangeFormat.readImportLine(buffer, previous: previous, duplicates: duplicatePolicy)
+            return try InterchangeFormat.readImportLine(
+                buffer, previous: previous, duplicates: duplicatePolicy, recorded: recorded)
         } catch {
             throw SnapshotImportError(line: lineNumber, problem: error.description)
         }
@@ -225,7 +249,7 @@ public struct SnapshotImporter: Sendable {
             }
             if !window.contains(index) {
                 window = Self.decodingWindow(of: lines, from: index)
-                outcomes = Self.decode(lines[window], of: input, duplicatePolicy: options.duplicatePolicy)
+                outcomes = Self.decode(lines[window], of: input, options: options)
             }
             switch outcomes[index - window.lowerBound] {
             case nil:
@@ -260,7 +284,7 @@ public struct SnapshotImporter: Sendable {
             var batch = Array(decoded[min(start, decoded.count)..<min(end, decoded.count)])
             // Checked already: decoding the same bytes again gives the same entries.
             let rest = good[max(start, decoded.count)..<max(end, decoded.count)]
-            for outcome in Self.decode(rest, of: input, duplicatePolicy: options.duplicatePolicy) {
+            for outcome in Self.decode(rest, of: input, options: options) {
                 if let outcome { batch.append(try outcome.get()) }
             }
             let appended: [AppendedRevision]
@@ -274,6 +298,7 @@ public struct SnapshotImporter: Sendable {
                 throw SnapshotAppendError(report: report, firstLineNotAppended: good[start].number, cause: error)
             }
             report.revisions += appended.map(\.revision)
+            report.disagreeing += appended.filter(\.changesDisagree).map(\.revision)
             start = end
         }
         return report

@@ -45,7 +45,7 @@ extension FormatReader {
     }
 
     /// `time`: ISO 8601 in UTC (``Timestamp``).
-    private mutating func time() throws(ReadFailure) -> Int64 {
+    mutating func time() throws(ReadFailure) -> Int64 {
         skipWhitespace()
         let start = position
         let text = self.text(of: try stringValue()!)
@@ -82,7 +82,7 @@ extension FormatReader {
     }
 
     /// The changes object.
-    private mutating func changes(depth: Int) throws(ReadFailure) -> Changes {
+    mutating func changes(depth: Int) throws(ReadFailure) -> Changes {
         try expectContainer(UInt8(ascii: "{"))
         var changes = Changes()
         var sectionsSeen = false

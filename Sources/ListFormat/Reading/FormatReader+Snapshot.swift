@@ -21,19 +21,42 @@ extension FormatReader {
         var meta: [String: String]
         /// Whether the sections came from a revision line's `snapshot`.
         var fromRevision: Bool
+        /// A revision line's `changes`, `revision` and `time`, when the read asked for them and
+        /// the line has `changes`.
+        var recorded: AnnotatedSnapshot<String, String, String>.Recorded? = nil
     }
 
     /// A snapshot line or a revision line, and nothing but whitespace after it.
     ///
-    /// - Parameter previous: the line before's snapshot, whose strings the result shares.
-    mutating func line(previous: Snapshot?) throws(ReadFailure) -> LineContent {
+    /// - Parameters:
+    ///   - previous: the line before's snapshot, whose strings the result shares.
+    ///   - recorded: whether to read a revision line's `changes`, `revision` and `time` (a
+    ///     snapshot line's keys of those names stay unknown keys, ignored).
+    mutating func line(previous: Snapshot?, recorded readsRecorded: Bool = false) throws(ReadFailure) -> LineContent {
         let objectStart = position
         try expectContainer(UInt8(ascii: "{"))
         var sections: [Snapshot.Section]?
         var meta: [String: String]?
         var metaSeen = false
         var snapshot: [Snapshot.Section]?
+        // Where the values of a revision line's recorded keys start, read once the line is known
+        // to be a revision line; the first of them named twice.
+        var recordedStarts: [String: Int] = [:]
+        var repeatedRecordedKey: Key?
         try object(depth: 1) { (reader, key) throws(ReadFailure) in
+            let recordedName =
+                !readsRecorded
+                ? nil
+                : reader.matches(key, "changes")
+                    ? "changes"
+                    : reader.matches(key, "revision") ? "revision" : reader.matches(key, "time") ? "time" : nil
+            if let name = recordedName {
+                if recordedStarts[name] != nil, repeatedRecordedKey == nil { repeatedRecordedKey = key }
+                reader.skipWhitespace()
+                recordedStarts[name] = recordedStarts[name] ?? reader.position
+                try reader.skipValue(depth: 2)
+                return
+            }
             if reader.matches(key, "sections") {
                 guard sections == nil else { throw reader.duplicateKey(key) }
                 guard snapshot == nil else { throw reader.bothSectionsAndSnapshot(key) }
@@ -56,9 +79,43 @@ extension FormatReader {
                 sections: sections, sectionsPath: [.key("sections")], meta: meta ?? [:], fromRevision: false)
         }
         guard let snapshot else { throw missingField("sections", objectStart: objectStart) }
-        return LineContent(
+        if let repeatedRecordedKey { throw duplicateKey(repeatedRecordedKey) }
+        var content = LineContent(
             sections: snapshot, sectionsPath: [.key("snapshot"), .key("sections")], meta: meta ?? [:],
             fromRevision: true)
+        if let changesStart = recordedStarts["changes"] {
+            let end = position
+            var recorded = AnnotatedSnapshot<String, String, String>.Recorded(
+                changes: try reread("changes", at: changesStart) { (reader) throws(ReadFailure) in
+                    try reader.changes(depth: 2)
+                })
+            if let start = recordedStarts["revision"] {
+                recorded.revision = try reread("revision", at: start) { (reader) throws(ReadFailure) in
+                    UInt64(try reader.integerValue())
+                }
+            }
+            if let start = recordedStarts["time"] {
+                recorded.millisecondsSince1970 = try reread("time", at: start) { (reader) throws(ReadFailure) in
+                    try reader.time()
+                }
+            }
+            position = end
+            content.recorded = recorded
+        }
+        return content
+    }
+
+    /// Reads the value of the line's key `key` again from `start`, where it was skipped; a
+    /// failure names its path from the key.
+    private mutating func reread<T>(
+        _ key: String, at start: Int, _ read: (inout FormatReader) throws(ReadFailure) -> T
+    ) throws(ReadFailure) -> T {
+        position = start
+        do {
+            return try read(&self)
+        } catch {
+            throw error.inside(.key(key))
+        }
     }
 
     /// An object holding both a snapshot line's `sections` and a revision line's `snapshot`: it

@@ -16,11 +16,16 @@ struct ExportCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var logOptions: LogOptions
+    @OptionGroup var inputOption: InputOption
     @OptionGroup var rangeOptions: RangeOptions
+
+    func validate() throws {
+        try inputOption.validate(with: logOptions)
+    }
 
     func run() async throws {
         try await failingWithBadInput {
-            let log = try logOptions.openExisting()
+            let log = try await inputOption.open(logOptions)
             guard let range = try rangeOptions.range(in: log) else { return }
             var progress = Progress("exporting revisions", total: Int(range.count))
             var done = 0

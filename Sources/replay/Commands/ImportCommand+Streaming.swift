@@ -58,6 +58,7 @@ extension ImportCommand {
             }
             report.revisions += part.revisions
             report.skipped += part.skipped
+            report.disagreeing += part.disagreeing
             report.linesRead = part.linesRead
         }
         if first, fromLine > 1 {

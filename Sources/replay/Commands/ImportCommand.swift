@@ -12,8 +12,15 @@ struct ImportCommand: AsyncParsableCommand {
             Each line is a snapshot in the interchange format, with optional string metadata:
             {"meta": {"commit": "3f2a9c"}, "sections": [{"title": "Today", "items": [{"id": "a"}]}]}
 
-            A line may also be a revision line as `replay export` writes it: its snapshot and \
-            metadata are appended, with a new number, time and changes.
+            A line may also be a revision line as `replay export` writes it. One with "changes" \
+            is kept as it was recorded, as evidence: its snapshot, metadata, changes and time \
+            (when it has one; times may then go backwards) are appended as they are, numbered \
+            after the log's latest revision (the line's own number is not kept). Changes that do \
+            not take the previous snapshot to the line's own are stored all the same: the import \
+            counts and names such revisions, and `replay verify` fails on the first. A snapshot \
+            line, or a revision line without "changes", is diffed from the revision before. \
+            --recompute-changes diffs every line instead, keeping only snapshots and metadata; \
+            so does --drop-duplicates for a line it drops something from.
 
             Without --commit-every, every line is checked before anything is appended: a bad \
             line (not JSON, a missing or mistyped field, a duplicate title or id, a key it reads \
@@ -89,6 +96,12 @@ struct ImportCommand: AsyncParsableCommand {
                 + #"what was dropped in the revision's meta ("dropped-duplicates")."#))
     var dropDuplicates = false
 
+    @Flag(
+        help: ArgumentHelp(
+            "Diff every line from the revision before, as for a snapshot line, instead of keeping a revision "
+                + "line's own changes and time."))
+    var recomputeChanges = false
+
     func validate() throws {
         if let commitEvery, commitEvery < 1 { throw ValidationError("--commit-every must be at least 1") }
         if let fromLine, fromLine < 1 { throw ValidationError("--from-line must be at least 1") }
@@ -107,7 +120,7 @@ struct ImportCommand: AsyncParsableCommand {
             }
             let importOptions = SnapshotImporter.Options(
                 commitEvery: commitEvery, skipInvalid: skipInvalid,
-                duplicatePolicy: dropDuplicates ? .keepFirst : .refuse)
+                duplicatePolicy: dropDuplicates ? .keepFirst : .refuse, recomputesChanges: recomputeChanges)
             let importer = SnapshotImporter(options: importOptions) {
                 try opened.log()
             }
@@ -153,6 +166,7 @@ struct ImportCommand: AsyncParsableCommand {
             let summary = "appended \(report.revisionsSummary ?? "nothing") to \(logOptions.path)"
             print(summary)
             if !report.skipped.isEmpty { print("skipped \(report.skipped.count) invalid lines") }
+            if let disagreeing = Self.disagreeingSummary(report.disagreeing) { print(disagreeing) }
             do {
                 try StandardOutput.flush()
             } catch {
@@ -176,6 +190,17 @@ struct ImportCommand: AsyncParsableCommand {
             start = feed + 1
         }
         return (input[start...], fromLine)
+    }
+
+    /// What the import says of the revisions it stored with changes that disagree with their
+    /// snapshots: how many, and which (the first ten), or `nil` when there are none.
+    static func disagreeingSummary(_ revisions: [UInt64]) -> String? {
+        guard !revisions.isEmpty else { return nil }
+        let listed = revisions.prefix(10).map(String.init).joined(separator: ", ")
+        let more = revisions.count > 10 ? " and \(revisions.count - 10) more" : ""
+        let count = revisions.count == 1 ? "1 revision" : "\(revisions.count) revisions"
+        return "stored \(count) as recorded whose changes do not take the previous snapshot to their own: "
+            + "\(listed)\(more) (replay verify names the first; --recompute-changes diffs them instead)"
     }
 
     /// The number of lines of `input`: a final line feed ends the last line.
@@ -222,6 +247,7 @@ struct ImportCommand: AsyncParsableCommand {
         let command =
             "replay import \(shellQuoted(file)) --log \(shellQuoted(logOptions.path)) --from-line \(line)"
             + (commitEvery.map { " --commit-every \($0)" } ?? "") + (dropDuplicates ? " --drop-duplicates" : "")
+            + (recomputeChanges ? " --recompute-changes" : "")
         let how =
             file == "-"
             ? "\(fixFirst)give the same input again to: \(command)"

@@ -19,6 +19,7 @@ struct LogCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var logOptions: LogOptions
+    @OptionGroup var inputOption: InputOption
     @OptionGroup var rangeOptions: RangeOptions
 
     @Option(
@@ -27,6 +28,7 @@ struct LogCommand: AsyncParsableCommand {
     var maxCount: Int?
 
     func validate() throws {
+        try inputOption.validate(with: logOptions)
         if let maxCount, maxCount < 0 {
             throw ValidationError("-n takes a number that is not negative, not \(maxCount)")
         }
@@ -34,7 +36,7 @@ struct LogCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await failingWithBadInput {
-            let log = try logOptions.openExisting()
+            let log = try await inputOption.open(logOptions)
             guard var range = try rangeOptions.range(in: log) else { return }
             if let maxCount {
                 guard maxCount > 0 else { return }

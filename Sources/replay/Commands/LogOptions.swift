@@ -89,7 +89,7 @@ extension InputError {
     /// `revision R is out of range: the log at PATH holds revisions F to L` (or `is empty`).
     static func outOfRange(_ revision: UInt64, in log: ChangeLog, first: UInt64, latest: UInt64) -> InputError {
         let holds = latest == 0 ? "is empty" : "holds revisions \(first) to \(latest)"
-        return InputError("revision \(revision) is out of range: the log at \(log.path) \(holds)")
+        return InputError("revision \(revision) is out of range: \(ExportInput.name(ofLogAt: log.path)) \(holds)")
     }
 }
 

@@ -15,13 +15,21 @@ struct PlayCommand: AsyncParsableCommand {
             refuses ends the replay with exit 1 naming the revision. Each revision goes in the \
             stages UIKit accepts (ListChanges.stagedForUIKit()): one batch, then the reconfigures \
             of updated rows; a reload of a moved row, or of a row in a moved section, waits for \
-            a second batch.
+            a second batch. This answers: does the library's own view path (ListAdapter, which \
+            stages) apply the history?
               text    prints the list as it evolves, changed rows marked with *
               jsonl   one JSON object per reload or batch, for renderers in other languages; an \
             updated item the data source wants reloaded, not reconfigured, carries "reload": true
 
+            --one-batch (with strict) answers another question: would an app that applies each \
+            revision's recorded changes in one performBatchUpdates call crash? Every revision is \
+            checked as one batch, unstaged; each one refused is printed on one line with the rule \
+            it breaks ("needs staging" when staging would save it), and the replay goes on; exit \
+            1 when any was refused.
+
             Example:
               replay play --log app.lmdb --into strict
+              replay play --log app.lmdb --into strict --one-batch
             """
     )
 
@@ -37,16 +45,29 @@ struct PlayArguments: ParsableArguments {
     }
 
     @OptionGroup var logOptions: LogOptions
+    @OptionGroup var inputOption: InputOption
     @OptionGroup var rangeOptions: RangeOptions
 
     @Option(help: "The renderer: strict, text or jsonl.")
     var into: Renderer = .strict
 
+    @Flag(
+        help: ArgumentHelp(
+            "With --into strict: check each revision's changes as one batch, unstaged, as an app applying "
+                + "recorded changes directly would, and name every revision refused and the rule it breaks."))
+    var oneBatch = false
+
+    func validate() throws {
+        try inputOption.validate(with: logOptions)
+        if oneBatch, into != .strict { throw ValidationError("--one-batch checks with the strict renderer only") }
+    }
+
     /// Replays the range into the renderer; a refused batch or a damaged record exits with 1.
     func run() async throws {
+        let checker = OneBatchChecker()
         let report = try await failingWithBadInput {
             do {
-                return try await replay()
+                return try await replay(checker: checker)
             } catch let error as ChangeLogError where error.reportsDamage {
                 // A revision whose record is damaged fails the replay, as it fails `verify`.
                 printError("replay stopped: \(error.message)")
@@ -57,7 +78,9 @@ struct PlayArguments: ParsableArguments {
             printError("replay refused: \(refusal)")
             throw ExitCode(ExitStatus.failedCheck)
         }
-        if into == .strict {
+        if oneBatch {
+            try Self.reportOneBatch(checker, range: report.range)
+        } else if into == .strict {
             if let range = report.range {
                 print(
                     "replayed revisions \(range.lowerBound) to \(range.upperBound) into the strict renderer: "
@@ -68,9 +91,30 @@ struct PlayArguments: ParsableArguments {
         }
     }
 
+    /// What `--one-batch` found: every revision refused, one line each, then exit 1; or the
+    /// batches accepted.
+    private static func reportOneBatch(_ checker: OneBatchChecker, range: ClosedRange<UInt64>?) throws {
+        guard let range else {
+            print("the log is empty: nothing to replay")
+            return
+        }
+        for refusal in checker.refusals { print(refusal) }
+        let revisions = "revisions \(range.lowerBound) to \(range.upperBound)"
+        guard checker.refusals.isEmpty else {
+            let staging = checker.refusals.count(where: \.needsStaging)
+            printError(
+                "replay refused: \(checker.refusals.count) of \(revisions) cannot be applied as one batch each "
+                    + "(\(staging) of them would be accepted staged, as stagedForUIKit() stages them)")
+            throw ExitCode(ExitStatus.failedCheck)
+        }
+        print(
+            "replayed \(revisions) into the strict renderer, one batch each: \(checker.acceptedBatches) batches accepted"
+        )
+    }
+
     /// Replays the range into the chosen renderer, with progress on standard error.
-    private func replay() async throws -> ReplayReport {
-        let log = try logOptions.openExisting()
+    private func replay(checker: OneBatchChecker) async throws -> ReplayReport {
+        let log = try await inputOption.open(logOptions)
         let range = try rangeOptions.range(in: log)
         var progress = Progress("replaying revisions", total: range.map { Int($0.count) })
         var done = 0
@@ -80,6 +124,10 @@ struct PlayArguments: ParsableArguments {
         }
         defer { progress.finish() }
         switch into {
+        case .strict where oneBatch:
+            var target = checker
+            return try await log.replay(
+                range, into: &target, willApply: { checker.revision = $0 }, progress: onProgress)
         case .strict:
             var view = UIKitStrictRenderer<String, String, String>()
             return try await log.replay(range, into: &view, progress: onProgress)

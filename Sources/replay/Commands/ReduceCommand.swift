@@ -46,7 +46,10 @@ struct ReduceCommand: AsyncParsableCommand {
 
     @OptionGroup var logOptions: LogOptions
 
-    @Option(help: ArgumentHelp("Read revision lines from this file instead of a log.", valueName: "file.jsonl"))
+    @Option(
+        help: ArgumentHelp(
+            "Read revision lines from this file (an export, gzipped or not) instead of a log.", valueName: "file.jsonl"
+        ))
     var input: String?
 
     @OptionGroup var rangeOptions: RangeOptions
@@ -120,7 +123,9 @@ struct ReduceCommand: AsyncParsableCommand {
     /// The history from `--input` or the log, cut to `--from` and `--to`.
     private func readHistory() async throws -> ReducibleHistory {
         if let input {
-            let text = try String(contentsOf: URL(fileURLWithPath: input), encoding: .utf8)
+            guard let text = String(data: try ExportInput.contents(of: input), encoding: .utf8) else {
+                throw InputError("\(input): the file is not UTF-8 text")
+            }
             let records = try ReducibleHistory.records(jsonLines: text)
             let from = rangeOptions.from ?? 0
             let to = rangeOptions.to ?? .max

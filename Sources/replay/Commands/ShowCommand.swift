@@ -22,13 +22,18 @@ struct ShowCommand: AsyncParsableCommand {
     var revision: UInt64
 
     @OptionGroup var logOptions: LogOptions
+    @OptionGroup var inputOption: InputOption
 
     @Flag(help: "Print the revision as one revision line of the interchange format (JSON).")
     var json = false
 
+    func validate() throws {
+        try inputOption.validate(with: logOptions)
+    }
+
     func run() async throws {
         try await failingWithBadInput {
-            let log = try logOptions.openExisting()
+            let log = try await inputOption.open(logOptions)
             let record = try RevisionLookup.record(revision, in: log)
             if json {
                 print(record.jsonLine())

@@ -18,14 +18,19 @@ struct StatsCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var logOptions: LogOptions
+    @OptionGroup var inputOption: InputOption
+
+    func validate() throws {
+        try inputOption.validate(with: logOptions)
+    }
 
     func run() async throws {
         try await failingWithBadInput {
-            let log = try logOptions.openExisting()
+            let log = try await inputOption.open(logOptions)
             var progress = Progress("reading revisions")
             let statistics = try await log.statistics { progress.update($0) }
             progress.finish()
-            var lines = ["log            \(log.path)"]
+            var lines = ["log            \(ExportInput.shownPath(ofLogAt: log.path))"]
             if let revisions = statistics.revisions {
                 lines.append(
                     "revisions      \(NumberText.grouped(statistics.revisionCount)) (\(NumberText.grouped(revisions.lowerBound)) to "

@@ -11,20 +11,27 @@ struct VerifyCommand: AsyncParsableCommand {
             For each revision: the checksums of its record, the validity of its changes under the \
             interchange format's rules, and that applying them to the previous snapshot gives the \
             stored snapshot exactly. Exit 0 when every revision verifies; exit 1 with a report \
-            naming the first failing revision and what differs.
+            naming the first failing revision and what differs. With --input, an export is \
+            checked as it came: its revisions with their recorded changes.
 
-            Example:
+            Examples:
               replay verify --log app.lmdb --from 100
+              replay verify --input crash.jsonl.gz
             """
     )
 
     @OptionGroup var logOptions: LogOptions
+    @OptionGroup var inputOption: InputOption
     @OptionGroup var rangeOptions: RangeOptions
+
+    func validate() throws {
+        try inputOption.validate(with: logOptions)
+    }
 
     func run() async throws {
         let report = try await failingWithBadInput {
             do {
-                let log = try logOptions.openExisting()
+                let log = try await inputOption.open(logOptions)
                 let range = try rangeOptions.range(in: log)
                 var progress = Progress("verifying revisions", total: range.map { Int($0.count) })
                 var done = 0

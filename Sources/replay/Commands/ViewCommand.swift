@@ -24,6 +24,7 @@ struct ViewCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var logOptions: LogOptions
+    @OptionGroup var inputOption: InputOption
     @OptionGroup var rangeOptions: RangeOptions
 
     @Option(help: ArgumentHelp("The HTML file to write.", valueName: "file"))
@@ -33,6 +34,7 @@ struct ViewCommand: AsyncParsableCommand {
     var force = false
 
     func validate() throws {
+        try inputOption.validate(with: logOptions)
         if out.isEmpty { throw ValidationError("--out needs a file name") }
     }
 
@@ -41,9 +43,9 @@ struct ViewCommand: AsyncParsableCommand {
             if !force && FileManager.default.fileExists(atPath: out) {
                 throw InputError("\(out) exists; pass --force to replace it")
             }
-            let log = try logOptions.openExisting()
+            let log = try await inputOption.open(logOptions)
             guard let range = try rangeOptions.range(in: log) else {
-                throw InputError("the log at \(log.path) is empty: there is no revision to view")
+                throw InputError("\(ExportInput.name(ofLogAt: log.path)) is empty: there is no revision to view")
             }
             let first = try log.firstRevision
             let embeddedRange = (range.lowerBound > first ? range.lowerBound - 1 : range.lowerBound)...range.upperBound
