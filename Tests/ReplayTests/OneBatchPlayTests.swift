@@ -6,19 +6,19 @@ import Testing
 @Suite("replay play --one-batch")
 struct OneBatchPlayTests {
     @Test("a reload of a moved item passes staged play and fails one-batch play, naming each revision and the rule")
-    func reloadOfMovedItem() throws {
+    func reloadOfMovedItem() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let log = directory.path("moves.lmdb")
-        let imported = try ToolRunner.run(
+        let imported = try await ToolRunner.run(
             ["import", "-", "--log", log], input: RecordedHistoryFixtures.reloadsOfMovedItems)
         #expect(imported.status == 0, "\(imported)")
 
-        let staged = try ToolRunner.run(["play", "--log", log, "--into", "strict"])
+        let staged = try await ToolRunner.run(["play", "--log", log, "--into", "strict"])
         #expect(staged.status == 0, "\(staged)")
         #expect(staged.stdout == "replayed revisions 1 to 5 into the strict renderer: 5 batches accepted\n")
 
-        let oneBatch = try ToolRunner.run(["play", "--log", log, "--into", "strict", "--one-batch"])
+        let oneBatch = try await ToolRunner.run(["play", "--log", log, "--into", "strict", "--one-batch"])
         #expect(oneBatch.status == 1, "\(oneBatch)")
         let lines = oneBatch.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 2, "\(oneBatch)")
@@ -30,7 +30,7 @@ struct OneBatchPlayTests {
                 + "would be accepted staged, as stagedForUIKit() stages them)\n")
 
         // Revisions without a reload of a moved item pass one batch each.
-        let clean = try ToolRunner.run(
+        let clean = try await ToolRunner.run(
             ["play", "--log", log, "--into", "strict", "--one-batch", "--from", "4", "--to", "4"])
         #expect(clean.status == 0, "\(clean)")
         #expect(
@@ -38,19 +38,19 @@ struct OneBatchPlayTests {
     }
 
     @Test("one-batch play names a wrong recorded move as refused, not as needing staging")
-    func wrongMove() throws {
+    func wrongMove() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let file = try directory.write("broken.jsonl", try RecordedHistoryFixtures.brokenExport(in: directory))
-        let result = try ToolRunner.run(["play", "--input", file, "--into", "strict", "--one-batch"])
+        let file = try directory.write("broken.jsonl", try await RecordedHistoryFixtures.brokenExport(in: directory))
+        let result = try await ToolRunner.run(["play", "--input", file, "--into", "strict", "--one-batch"])
         #expect(result.status == 1, "\(result)")
         #expect(result.stdout.hasPrefix("revision 7 is refused: "), "\(result)")
         #expect(result.stdout.split(separator: "\n").count == 1, "\(result)")
     }
 
     @Test("--one-batch with another renderer is a usage error")
-    func otherRenderer() throws {
-        let result = try ToolRunner.run(["play", "--log", "/nonexistent", "--into", "text", "--one-batch"])
+    func otherRenderer() async throws {
+        let result = try await ToolRunner.run(["play", "--log", "/nonexistent", "--into", "text", "--one-batch"])
         #expect(result.status == 64, "\(result)")
         #expect(result.stderr.contains("--one-batch checks with the strict renderer only"), "\(result)")
     }

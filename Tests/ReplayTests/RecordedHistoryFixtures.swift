@@ -21,12 +21,12 @@ enum RecordedHistoryFixtures {
     static let wrongMove = #"{"from":[0,0],"to":[0,4]}"#
 
     /// The export of ``snapshots`` with revision 7's move made wrong: the crash report's file.
-    static func brokenExport(in directory: TemporaryDirectory) throws -> String {
+    static func brokenExport(in directory: TemporaryDirectory) async throws -> String {
         let source = directory.path("source.lmdb")
-        let imported = try ToolRunner.run(
+        let imported = try await ToolRunner.run(
             ["import", "-", "--log", source], input: snapshots.joined(separator: "\n") + "\n")
         try #require(imported.status == 0, "\(imported)")
-        let exported = try ToolRunner.run(["export", "--log", source])
+        let exported = try await ToolRunner.run(["export", "--log", source])
         try #require(exported.status == 0, "\(exported)")
         var lines = exported.stdout.split(separator: "\n").map(String.init)
         try #require(lines.count == 8 && lines[6].contains(rightMove), "\(exported.stdout)")
