@@ -21,7 +21,7 @@ struct ReductionTests {
             Issue.record("the reduced history verifies")
             return
         }
-        #expect(signature == "verify snapshotMismatch")
+        #expect(signature == "verify snapshotMismatch, item update")
         #expect(revision == 1)
         #expect(!result.interrupted)
         try await expectOneMinimal(result, .verify)
@@ -37,7 +37,7 @@ struct ReductionTests {
             Issue.record("the strict renderer accepts the reduced history")
             return
         }
-        #expect(signature == "strict itemListedTwice")
+        #expect(signature == "strict itemListedTwice, unattributed")
         #expect(description.contains("attempt to delete the same index path twice"))
         try await expectOneMinimal(result, .strict)
     }

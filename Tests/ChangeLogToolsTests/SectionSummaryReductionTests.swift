@@ -42,7 +42,7 @@ struct SectionSummaryReductionTests {
             Issue.record("the reduced history verifies")
             return
         }
-        #expect(signature == "verify snapshotMismatch")
+        #expect(signature == "verify snapshotMismatch, section update")
         #expect(result.reduced.distinctSectionCount == 1)
         #expect(result.reduced.distinctItemCount == 0)
         #expect(result.reduced.revisions.allSatisfy { $0.snapshot.sections.allSatisfy { $0.summary != nil } })

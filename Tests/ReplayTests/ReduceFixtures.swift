@@ -34,8 +34,9 @@ enum ReduceFixtures {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    /// Compiles and runs the `ReducedTest.swift` written to `directory`, and expects it to fail
-    /// with a message that contains `message`.
+    /// Compiles and runs the `ReducedTest.swift` written to `directory` alone (it holds its
+    /// history), expects it to compile without warnings, and to fail with a message that contains
+    /// `message`.
     static func expectReducedTestFails(
         in directory: URL, saying message: String, sourceLocation: SourceLocation = #_sourceLocation
     ) async throws {
@@ -46,7 +47,7 @@ enum ReduceFixtures {
         #expect((run.stdout + run.stderr).contains(message), "\(run)", sourceLocation: sourceLocation)
     }
 
-    /// Compiles `ReducedTest.swift` and `history.jsonl`, copied from `directory`, into an
+    /// Compiles `ReducedTest.swift`, copied from `directory` without `history.jsonl`, into an
     /// executable with Swift Testing's entry point, against the modules and objects of this build
     /// (no package resolution, no rebuild: about a second), and runs it.
     private static func compileAndRunReducedTest(in directory: URL, scratch: TemporaryDirectory) async throws
@@ -55,9 +56,6 @@ enum ReduceFixtures {
         let products = ToolRunner.binary.deletingLastPathComponent()
         let source = scratch.url.appendingPathComponent("ReducedTest.swift")
         try FileManager.default.copyItem(at: directory.appendingPathComponent("ReducedTest.swift"), to: source)
-        try FileManager.default.copyItem(
-            at: directory.appendingPathComponent("history.jsonl"),
-            to: scratch.url.appendingPathComponent("history.jsonl"))
         let main = try scratch.write(
             "main.swift",
             """
@@ -98,6 +96,7 @@ enum ReduceFixtures {
                     .appendingPathComponent("checkouts/swift-system/Sources/CSystem/include/module.modulemap").path,
             ] + objects + ["-llmdb", "-lxxhash"], in: scratch.url)
         try #require(compile.status == 0, "ReducedTest.swift does not compile: \(compile)")
+        #expect(!(compile.stdout + compile.stderr).contains("warning:"), "ReducedTest.swift warns: \(compile)")
         return try await run(executable, [], in: scratch.url)
     }
 

@@ -80,8 +80,12 @@ extension ChangeLog {
     }
 
     /// The failure of `record` against the snapshot of the revision before it, or `nil` when its
-    /// changes are valid for that snapshot and take it to the stored one.
-    package static func check(_ record: RevisionRecord, after previous: LogSnapshot) -> VerificationFailure? {
+    /// changes are valid for that snapshot and take it to the stored one: the check
+    /// ``verify(_:progress:)`` makes of each revision, for records held elsewhere (a test that
+    /// replays a reduced history).
+    /// - Complexity: O(*n* + *c*), where *n* counts the items of both snapshots and *c* the
+    ///   operations.
+    public static func check(_ record: RevisionRecord, after previous: LogSnapshot) -> VerificationFailure? {
         let result: LogSnapshot
         do {
             result = try previous.applying(record.changes)

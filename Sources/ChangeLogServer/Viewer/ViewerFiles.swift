@@ -6,6 +6,7 @@ enum ViewerFiles {
     /// them, and the order of the one script of a static page (``ViewerPage/staticPageTail``).
     static let scripts: [ViewerFile] = [
         script("format.mjs", PackageResources.format_mjs),
+        script("checks.mjs", PackageResources.checks_mjs),
         script("auth.mjs", PackageResources.auth_mjs),
         script("http.mjs", PackageResources.http_mjs),
         script("sse.mjs", PackageResources.sse_mjs),

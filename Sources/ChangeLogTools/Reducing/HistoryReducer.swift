@@ -48,6 +48,10 @@ public struct HistoryReducer: Sendable {
     /// The steps taken; the others are skipped (``Steps/revisions`` alone is plain ddmin over
     /// revisions, a baseline for measurements).
     public let steps: Steps
+    /// Whether every candidate must fail in the whole history's way (the oracle's signature: for
+    /// the built-in oracles, the same check failing on the same kind of operation) rather than in
+    /// any way.
+    public let keepsFailureKind: Bool
 
     /// Creates a reducer.
     /// - Parameters:
@@ -55,14 +59,17 @@ public struct HistoryReducer: Sendable {
     ///   - oracle: what decides whether a candidate fails.
     ///   - jobs: the most oracle calls at the same time; at least 1.
     ///   - steps: the steps to take; every one by default.
+    ///   - keepsFailureKind: whether candidates must fail in the whole history's way (`true`, the
+    ///     default) or may fail in any way.
     public init(
         history: ReducibleHistory, oracle: ReductionOracle, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
-        steps: Steps = .all
+        steps: Steps = .all, keepsFailureKind: Bool = true
     ) {
         self.history = history
         self.oracle = oracle
         self.jobs = max(1, jobs)
         self.steps = steps
+        self.keepsFailureKind = keepsFailureKind
     }
 
     /// Reduces the history.
@@ -82,10 +89,12 @@ public struct HistoryReducer: Sendable {
         let started = ContinuousClock.now
         let materializer = HistoryMaterializer(original: history)
         let runner = OracleRunner(
-            oracle: oracle, materializer: materializer, jobs: jobs, stopRequested: stopRequested, progress: progress)
+            oracle: oracle, materializer: materializer, jobs: jobs, keepsFailureKind: keepsFailureKind,
+            stopRequested: stopRequested, progress: progress)
         let whole = HistoryShape(kept: Array(history.revisions.indices))
         var current = whole
         var interrupted = false
+        var originalVerdict = ReductionOracle.Verdict.passes
         do {
             let verdict = try await runner.verdict(whole)
             guard case .fails(_, _, let failingRevision) = verdict else {
@@ -99,6 +108,7 @@ public struct HistoryReducer: Sendable {
                     .failsOnEmpty,
                     "the \(oracle.name) oracle fails on the empty history too: it does not depend on the history")
             }
+            originalVerdict = verdict
             runner.requireFailure(verdict, of: whole)
             if let failingRevision, steps.contains(.failingPair) {
                 current = try await aroundFailure(at: failingRevision, runner: runner) ?? current
@@ -122,7 +132,7 @@ public struct HistoryReducer: Sendable {
         return ReductionResult(
             oracleName: oracle.name, isBuiltInOracle: oracle.isBuiltIn, original: history, reduced: reduced,
             verdict: verdict, oracleCalls: runner.calls, elapsed: ContinuousClock.now - started,
-            interrupted: interrupted)
+            interrupted: interrupted, originalVerdict: originalVerdict)
     }
 
     /// Step 1: the failing revision with the one before it, else every revision up to it.

@@ -14,6 +14,8 @@ final class OracleRunner: Sendable {
     let oracle: ReductionOracle
     let materializer: HistoryMaterializer
     let jobs: Int
+    /// Whether a candidate must fail with the whole history's signature, rather than in any way.
+    let keepsFailureKind: Bool
     private let stopRequested: @Sendable () -> Bool
     private let progress: @Sendable (ReductionProgress) -> Void
     private let started = ContinuousClock.now
@@ -27,12 +29,13 @@ final class OracleRunner: Sendable {
     }
 
     init(
-        oracle: ReductionOracle, materializer: HistoryMaterializer, jobs: Int,
+        oracle: ReductionOracle, materializer: HistoryMaterializer, jobs: Int, keepsFailureKind: Bool = true,
         stopRequested: @escaping @Sendable () -> Bool, progress: @escaping @Sendable (ReductionProgress) -> Void
     ) {
         self.oracle = oracle
         self.materializer = materializer
         self.jobs = oracle.allowsParallelCalls ? max(1, jobs) : 1
+        self.keepsFailureKind = keepsFailureKind
         self.stopRequested = stopRequested
         self.progress = progress
         state = Mutex(State())
@@ -126,7 +129,9 @@ final class OracleRunner: Sendable {
             for (shape, (verdict, size)) in zip(shapes, verdicts) {
                 state.calls += 1
                 var fails = false
-                if case .fails(let signature, _, _) = verdict { fails = signature == state.signature }
+                if case .fails(let signature, _, _) = verdict {
+                    fails = !keepsFailureKind || signature == state.signature
+                }
                 state.answers[shape] = fails
                 answers.append(fails)
                 if fails, state.smallest.map({ size < $0.size }) ?? true {

@@ -14,9 +14,11 @@ import ListAdapter
 ///
 /// The built-in oracles read the stored changes of the revisions that keep their recorded
 /// predecessor and the diff elsewhere; a predicate reads the diff everywhere, so its input is
-/// always consistent. The built-in oracles also require the failure to be of the same kind as on
-/// the whole history (the same `VerificationFailure.Code` or
-/// `ListRuleViolationCode`), so that reduction does not slip to another failure.
+/// always consistent. The built-in oracles name the kind of a failure in its signature: the check
+/// that failed (verify's comparison with the stored snapshot, or the validity rule broken; the
+/// strict renderer's `ListRuleViolationCode`) and the kind of operation it comes from (a move
+/// whose `to` holds another item is an `item move` failure), so that a reduction that keeps the
+/// signature does not slip to another failure.
 public struct ReductionOracle: Sendable {
     /// What a predicate that runs past its timeout means.
     public enum TimeoutMeaning: String, Hashable, Sendable, CaseIterable {
@@ -33,7 +35,7 @@ public struct ReductionOracle: Sendable {
         /// The candidate does not show the failure.
         case passes
         /// The candidate fails: `signature` names the kind of failure (equal signatures are the same
-        /// failure), `description` says what failed, and `revision` is the offset of the failing
+        /// failure; for the built-in oracles, for example `verify snapshotMismatch, item move`), `description` says what failed, and `revision` is the offset of the failing
         /// revision in the candidate when the oracle knows it.
         case fails(signature: String, description: String, revision: Int?)
 
@@ -128,8 +130,11 @@ public struct ReductionOracle: Sendable {
         var previous = LogSnapshot()
         for (offset, record) in history.records.enumerated() {
             if let failure = ChangeLog.check(record, after: previous) {
+                let rule = (failure.cause as? ListChangesError).map { " \($0.code)" } ?? ""
+                let operation = OperationBlame.kind(of: record.changes, from: previous, to: record.snapshot)
                 return .fails(
-                    signature: "verify \(failure.code)", description: failure.description, revision: offset)
+                    signature: "verify \(failure.code)\(rule), \(operation)", description: failure.description,
+                    revision: offset)
             }
             previous = record.snapshot
         }
@@ -138,16 +143,19 @@ public struct ReductionOracle: Sendable {
 
     private static func strictReplay(of history: ReducibleHistory) -> Verdict {
         var renderer = UIKitStrictRenderer<String, String, String>()
+        var previous = LogSnapshot()
         for (offset, revision) in history.revisions.enumerated() {
             do {
                 try renderer.performBatchUpdates(revision.changes, resultingIn: revision.snapshot)
             } catch {
                 let code = (error as? BatchUpdateError)?.code.name ?? "\(type(of: error))"
+                let operation = OperationBlame.kind(of: revision.changes, from: previous, to: revision.snapshot)
                 return .fails(
-                    signature: "strict \(code)",
+                    signature: "strict \(code), \(operation)",
                     description: "revision \(offset + 1): the strict renderer refused the batch: \(error)",
                     revision: offset)
             }
+            previous = revision.snapshot
         }
         return .passes
     }

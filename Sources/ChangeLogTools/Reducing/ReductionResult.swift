@@ -13,6 +13,8 @@ public struct ReductionResult: Sendable {
     public var reduced: ReducibleHistory
     /// The oracle's verdict on ``reduced``.
     public var verdict: ReductionOracle.Verdict
+    /// The oracle's verdict on ``original``: the failure the reduction kept.
+    public var originalVerdict: ReductionOracle.Verdict
     /// The oracle calls made.
     public var oracleCalls: Int
     /// The time the reduction took.
@@ -21,10 +23,11 @@ public struct ReductionResult: Sendable {
     /// found until then, not necessarily 1-minimal.
     public var interrupted: Bool
 
-    /// Creates a result.
+    /// Creates a result; `originalVerdict` is `verdict` when not given.
     public init(
         oracleName: String, isBuiltInOracle: Bool, original: ReducibleHistory, reduced: ReducibleHistory,
-        verdict: ReductionOracle.Verdict, oracleCalls: Int, elapsed: Duration, interrupted: Bool
+        verdict: ReductionOracle.Verdict, oracleCalls: Int, elapsed: Duration, interrupted: Bool,
+        originalVerdict: ReductionOracle.Verdict? = nil
     ) {
         self.oracleName = oracleName
         self.isBuiltInOracle = isBuiltInOracle
@@ -34,6 +37,7 @@ public struct ReductionResult: Sendable {
         self.oracleCalls = oracleCalls
         self.elapsed = elapsed
         self.interrupted = interrupted
+        self.originalVerdict = originalVerdict ?? verdict
     }
 
     /// The lines that say what the reduction did: sizes before and after, oracle calls, time.
@@ -47,8 +51,9 @@ public struct ReductionResult: Sendable {
         ]
     }
 
-    /// Writes `history.jsonl` (the reduced history's revision lines, numbered from 1) and, for a
-    /// built-in oracle, `ReducedTest.swift` into `directory`, creating it when needed.
+    /// Writes `history.jsonl` (the reduced history's revision lines, numbered from 1, for `replay
+    /// import` and `replay view`) and, for a built-in oracle, `ReducedTest.swift` (which holds the
+    /// same history) into `directory`, creating it when needed.
     /// - Returns: the files written.
     /// - Throws: the file system's error.
     @discardableResult

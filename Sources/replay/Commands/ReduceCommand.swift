@@ -18,14 +18,18 @@ struct ReduceCommand: AsyncParsableCommand {
               --until strict    the UIKit-strict renderer refuses some batch
               --predicate CMD   `sh -c CMD` exits non-zero given the candidate's revision lines on stdin
 
-            Reduction keeps the failure at every step: the failing revision's pair first (built-in \
-            oracles), then revisions (ddmin), then whole sections and items removed from every \
+            Reduction keeps the failure at every step. With --until, a candidate must fail in the \
+            original's way: the same check (verify's comparison or validity rule, strict's UIKit rule) \
+            on the same kind of operation (a wrong move stays a wrong move); --any-failure accepts any \
+            failure. A --predicate's failures have no kind: any non-zero exit counts. The steps: the \
+            failing revision's pair first (built-in oracles), then revisions (ddmin), then whole sections and items removed from every \
             snapshot, then summaries dropped or shortened and names shortened (s0, a, b, ...). The \
             result is 1-minimal: removing any one revision, section or item makes it pass. The \
             revision with --from is taken as a change from the empty snapshot.
 
-            Writes DIR/history.jsonl (importable by `replay import`) and, for --until, \
-            DIR/ReducedTest.swift, a Swift Testing test that fails as the original did. \
+            Prints the original failure first and the reduced one last. Writes DIR/history.jsonl \
+            (importable by `replay import`) and, for --until, DIR/ReducedTest.swift, a Swift Testing \
+            test that holds the history and fails with the reduced failure's message. \
             Interrupted (SIGINT or SIGTERM), it writes the smallest failing history found so far \
             and ends by that signal.
 
@@ -60,6 +64,9 @@ struct ReduceCommand: AsyncParsableCommand {
     @Option(
         help: ArgumentHelp("The shell command that fails (exits non-zero) on a failing history.", valueName: "command"))
     var predicate: String?
+
+    @Flag(help: "Accept a candidate that fails in any way, not only in the original's (--until).")
+    var anyFailure = false
 
     @Option(help: ArgumentHelp("The directory to write the result to.", valueName: "directory"))
     var out = "./reduced"
@@ -98,7 +105,8 @@ struct ReduceCommand: AsyncParsableCommand {
                     timeoutMeans: timeoutMeans)
             }
         let reducer = HistoryReducer(
-            history: history, oracle: oracle, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+            history: history, oracle: oracle, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
+            keepsFailureKind: !anyFailure)
         let line = ProgressLine()
         let result = try await failingWithBadInput {
             try await Interruption.catching(
@@ -111,11 +119,15 @@ struct ReduceCommand: AsyncParsableCommand {
         line.finish()
         let directory = URL(fileURLWithPath: out)
         let files = try await failingWithBadInput { try result.write(to: directory) }
-        for summary in result.summaryLines { print(summary) }
-        if case .fails(_, let description, _) = result.verdict, result.isBuiltInOracle {
-            print("failure: \(description)")
+        if case .fails(let signature, let description, _) = result.originalVerdict, result.isBuiltInOracle {
+            print("original failure (\(signature)): \(description)")
         }
+        for summary in result.summaryLines { print(summary) }
         for file in files { print("wrote \(file.path)") }
+        if case .fails(let signature, let description, _) = result.verdict, result.isBuiltInOracle {
+            print("reduced failure (\(signature)): \(description)")
+            if let message = result.reducedTestFailure { print("the test fails with: \(message)") }
+        }
         try StandardOutput.flush()
         if result.interrupted, let signal = Interruption.signal { Interruption.end(by: signal) }
     }

@@ -1,8 +1,10 @@
-// The viewer's behaviour: choosing a revision (`#rev=N`, the scrubber, the keys), playing a range
-// by applying each revision's changes and checking the result, following live revisions, asking for
-// the server's token when it needs one, and exporting a range.
+// The viewer's behaviour: choosing a revision (`#rev=N`, the scrubber, the keys, the timeline, a
+// search), checking every revision shown against the one before it, playing a range by applying
+// each revision's changes, finding the next or previous failing revision, following live
+// revisions, asking for the server's token when it needs one, and exporting a range.
 
 import { Auth, fragmentPairs } from "./auth.mjs";
+import { Checks } from "./checks.mjs";
 import { Format } from "./format.mjs";
 import { HTTPError } from "./http.mjs";
 import { List, element } from "./list.mjs";
@@ -28,13 +30,33 @@ function setHash() {
   if (location.hash !== hash) history.replaceState(null, "", hash);
 }
 
-// Shows `snapshot` as revision `revision`, with the rows `changes` touched from `old`.
-function show(revision, old, snapshot, changes, time, meta) {
-  const c = Format.complete(changes);
+// Checks `line` against `old`, the stored snapshot of the revision before it (null when the log
+// no longer holds it), and records the result on the timeline. Returns the result of applying its
+// changes to `old` when they apply, else null.
+function check(line, old) {
+  if (!old && line.revision !== 1) return null;
+  const { reason, applied } = Checks.check(old || { sections: [] }, line);
+  Checks.record(line.revision, reason);
+  if (reason) Timeline.fail(line.revision, reason);
+  return applied;
+}
+
+// Shows revision `line` (its stored snapshot, or `shown` when given: what applying its changes
+// gave), with the rows its changes touched from `old` and the operations in words, naming the
+// items at `from` paths in `old` and at `to` paths in the stored snapshot.
+function show(line, old, shown) {
+  const revision = line.revision, snapshot = shown || line.snapshot, time = line.time, meta = line.meta;
+  const c = Format.complete(line.changes);
   App.current = { revision, snapshot };
   const view = $("view");
   view.setAttribute("data-revision", String(revision));
   $("revision-number").textContent = String(revision);
+  const failure = Timeline.failures.get(revision);
+  const checked = failure !== undefined || Checks.failures.has(revision)
+    || Checks.checked.some(([a, b]) => a <= revision && revision <= b);
+  view.setAttribute("data-check", failure !== undefined ? "failed" : checked ? "passed" : "unchecked");
+  $("revision-check").textContent = failure !== undefined ? "check failed"
+    : checked ? "checked" : "not checked: revision " + (revision - 1) + " is not available";
   List.render($("list"), List.model(old, snapshot, c));
   $("panel-time").textContent = time || "";
   const meta$ = $("panel-meta");
@@ -44,15 +66,14 @@ function show(revision, old, snapshot, changes, time, meta) {
     return row;
   }));
   if (Object.keys(meta || {}).length === 0) meta$.append(element("div", "none", "no metadata"));
-  const words = List.words(old, snapshot, c);
+  const words = List.words(old, line.snapshot, c);
   const operations = $("panel-operations");
   operations.replaceChildren(...words.map(w => element("li", null, w)));
   if (words.length === 0) operations.append(element("li", "none", "no operations"));
   if (!old && revision > 1 && c.items.deleted.length + c.sections.deleted.length > 0) {
     operations.append(element("li", "none", "revision " + (revision - 1) + " is not available: deleted rows are not shown"));
   }
-  const failure = Timeline.failures.get(revision);
-  $("panel-failure").textContent = failure ? "Applying this revision's changes failed: " + failure : "";
+  $("panel-failure").textContent = failure ? "This revision fails its check: " + failure : "";
   $("scrubber").value = String(revision);
   drawTimeline();
   setHash();
@@ -87,7 +108,8 @@ async function seek(revision) {
   try {
     const [{ previous, line }] = await Promise.all([App.source.pair(revision, Timeline.oldest), Timeline.ensure(revision)]);
     if (token !== App.seekToken) return;
-    show(revision, previous ? previous.snapshot : null, line.snapshot, line.changes, line.time, line.meta);
+    check(line, previous ? previous.snapshot : null);
+    show(line, previous ? previous.snapshot : null);
     status("");
   } catch (error) {
     if (token !== App.seekToken) return;
@@ -104,15 +126,8 @@ async function seek(revision) {
 // against the line's snapshot; a mismatch or a refused batch is a failure on the timeline.
 function step(line) {
   const old = App.current ? App.current.snapshot : { sections: [] };
-  let shown = line.snapshot;
-  try {
-    const applied = Format.apply(old, line.changes);
-    if (!Format.equal(applied, line.snapshot)) Timeline.fail(line.revision, "the result differs from the stored snapshot");
-    shown = applied;
-  } catch (error) {
-    Timeline.fail(line.revision, error.message);
-  }
-  show(line.revision, old, shown, line.changes, line.time, line.meta);
+  const applied = check(line, old);
+  show(line, old, applied);
   // The next revision applies to the stored snapshot, so that one failure is reported once.
   App.current.snapshot = line.snapshot;
 }
@@ -165,6 +180,7 @@ function follow(on) {
     line: line => {
       const atEnd = !App.current || App.current.revision === Timeline.latest;
       if (Timeline.addLive(line) === null) return;
+      Checks.latest = Timeline.latest;
       if (atEnd && !App.playing) step(line); else drawTimeline();
       $("export-to").max = $("export-from").max = String(Timeline.latest);
     },
@@ -262,6 +278,36 @@ async function marker(direction) {
   }
 }
 
+// Goes to the next (1) or previous (-1) failing revision, checking the revisions not checked yet
+// window by window (the status says how far the search is); stops at the ends of the log. Another
+// seek or search cancels it.
+async function failure(direction) {
+  if (!App.current) return;
+  pause();
+  const token = ++App.searchToken, seekAtStart = App.seekToken;
+  const cancelled = () => token !== App.searchToken || App.seekToken !== seekAtStart;
+  const which = direction > 0 ? "next" : "previous";
+  const progress = at => {
+    if (!cancelled()) status("Looking for the " + which + " failure: checked to revision " + at + " (the log holds "
+      + Timeline.oldest + " to " + Timeline.latest + ")");
+  };
+  const failed = (revision, reason) => { Timeline.fail(revision, reason); drawTimeline(); };
+  try {
+    const found = await Checks.findFailure(App.current.revision, direction, progress, cancelled, failed);
+    if (cancelled()) return;
+    if (found === null) {
+      status("No " + which + " failure: every revision " + (direction > 0 ? "after " : "before ")
+        + App.current.revision + " passes its check");
+      return;
+    }
+    await seek(found);
+  } catch (error) {
+    if (cancelled()) return;
+    if (await needToken(error)) { document.body.setAttribute("data-state", "ready"); return; }
+    status("Looking for the " + which + " failure failed: " + error.message, true);
+  }
+}
+
 // Reads the timeline's next chunk after (1) or before (-1) its window, keeping the rows in view
 // where they were.
 async function readMore(direction) {
@@ -289,6 +335,8 @@ function bindControls() {
   $("next").onclick = () => { pause(); seek(App.current.revision + 1); };
   $("prev-marker").onclick = () => marker(-1);
   $("next-marker").onclick = () => marker(1);
+  $("prev-failure").onclick = () => failure(-1);
+  $("next-failure").onclick = () => failure(1);
   $("play").onclick = () => App.playing ? pause() : play();
   $("speed").onchange = () => setSpeed(Number($("speed").value));
   $("skip-empty").onchange = () => { App.skipEmpty = $("skip-empty").checked; };
@@ -320,7 +368,7 @@ function bindControls() {
       ArrowRight: () => { pause(); seek(App.current.revision + 1); },
       Home: () => { pause(); seek(Timeline.oldest); },
       End: () => { pause(); seek(Timeline.latest); },
-      p: () => marker(-1), n: () => marker(1),
+      p: () => marker(-1), n: () => marker(1), F: () => failure(-1), f: () => failure(1),
       " ": () => App.playing ? pause() : play()
     };
     if (actions[event.key]) { event.preventDefault(); actions[event.key](); }
@@ -353,6 +401,7 @@ async function start() {
     }
   }
   Timeline.reset(App.source, range.oldest, range.latest);
+  Checks.reset(App.source, range.oldest, range.latest);
   $("export-from").min = $("export-to").min = String(Timeline.oldest);
   $("export-from").max = $("export-to").max = String(Timeline.latest);
   if (Timeline.isEmpty()) {
@@ -371,6 +420,6 @@ async function start() {
 
 // The page's state, its pure parts and its player, for tests and users' scripts in the browser's
 // console: a module's names are not globals.
-globalThis.viewer = Object.freeze({ App, Format, Timeline, EventStream, play, setSpeed });
+globalThis.viewer = Object.freeze({ App, Format, Checks, Timeline, EventStream, play, setSpeed });
 
 start();

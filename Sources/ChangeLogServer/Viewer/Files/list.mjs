@@ -113,36 +113,63 @@ List.render = function (container, model) {
 function quoted(text) { return text === undefined ? "no summary" : "\u201c" + text + "\u201d"; }
 function path(p) { return "[" + p[0] + ", " + p[1] + "]"; }
 
-// The operations of `c` in words, with the titles and ids that O (when known) and N give them.
+// The operations of `c` in words. Each names its section or item at a `from` path in O (when
+// known) and at a `to` path in N, so that a wrong operation reads as what it does: a move whose
+// `to` holds another item in N says so.
 List.words = function (old, snapshot, c) {
   const lines = [];
-  const oldTitle = s => old && old.sections[s] ? quoted(old.sections[s].title) : "at " + s;
-  const newTitle = s => snapshot.sections[s] ? quoted(snapshot.sections[s].title) : "at " + s;
+  const oldSection = s => old && old.sections[s];
+  const newSection = s => snapshot.sections[s];
+  const oldTitle = s => oldSection(s) ? quoted(oldSection(s).title) : "at " + s;
+  const newTitle = s => newSection(s) ? quoted(newSection(s).title) : "at " + s;
   const oldItem = p => old && old.sections[p[0]] && old.sections[p[0]].items[p[1]];
   const newItem = p => snapshot.sections[p[0]] && snapshot.sections[p[0]].items[p[1]];
+  // The name of what an operation takes from `from` (O) to `to` (N), and what N holds at `to`
+  // when that is something else.
+  const itemName = (from, to) => {
+    const source = old ? oldItem(from) : newItem(to), target = newItem(to);
+    return { name: source ? quoted(source.id) + " " : "",
+             other: old && source && (!target || target.id !== source.id)
+               ? (target ? ", where the snapshot has " + quoted(target.id) : ", outside the snapshot") : "" };
+  };
+  const sectionName = (from, to) => {
+    const source = old ? oldSection(from) : newSection(to), target = newSection(to);
+    return { name: source ? quoted(source.title) : "at " + from,
+             other: old && source && (!target || target.title !== source.title)
+               ? (target ? ", where the snapshot has " + quoted(target.title) : ", outside the snapshot") : "" };
+  };
   for (const s of c.sections.deleted) lines.push("Deleted section " + oldTitle(s) + " (it was at " + s + ")");
   for (const s of c.sections.inserted) {
-    lines.push("Inserted section " + quoted(s.title) + " at " + s.index + " with " + (s.items || []).length + " items");
+    const target = newSection(s.index);
+    const other = target && target.title !== s.title ? ", where the snapshot has " + quoted(target.title) : "";
+    lines.push("Inserted section " + quoted(s.title) + " at " + s.index + other + " with " + (s.items || []).length + " items");
   }
-  for (const m of c.sections.moved) lines.push("Moved section " + newTitle(m.to) + " from " + m.from + " to " + m.to);
+  for (const m of c.sections.moved) {
+    const { name, other } = sectionName(m.from, m.to);
+    lines.push("Moved section " + name + " from " + m.from + " to " + m.to + other);
+  }
   for (const u of c.sections.updated) {
-    lines.push("Updated section " + newTitle(u.to) + ": its summary is now " + quoted(u.summary));
+    const { name, other } = sectionName(u.from, u.to);
+    lines.push("Updated section " + name + other + ": its summary is now " + quoted(u.summary));
   }
   for (const p of c.items.deleted) {
     const item = oldItem(p);
     lines.push("Deleted item " + (item ? quoted(item.id) + " " : "") + "at " + path(p) + " (in " + oldTitle(p[0]) + ")");
   }
   for (const i of c.items.inserted) {
-    lines.push("Inserted item " + quoted(i.id) + " at " + path(i.at) + " (in " + newTitle(i.at[0]) + "), summary " + quoted(i.summary));
+    const target = newItem(i.at);
+    const other = target && target.id !== i.id ? ", where the snapshot has " + quoted(target.id) : "";
+    lines.push("Inserted item " + quoted(i.id) + " at " + path(i.at) + " (in " + newTitle(i.at[0]) + other + "), summary "
+      + quoted(i.summary));
   }
   for (const m of c.items.moved) {
-    const item = newItem(m.to);
-    lines.push("Moved item " + (item ? quoted(item.id) + " " : "") + "from " + path(m.from) + " (in " + oldTitle(m.from[0])
-      + ") to " + path(m.to) + " (in " + newTitle(m.to[0]) + ")");
+    const { name, other } = itemName(m.from, m.to);
+    lines.push("Moved item " + name + "from " + path(m.from) + " (in " + oldTitle(m.from[0])
+      + ") to " + path(m.to) + " (in " + newTitle(m.to[0]) + other + ")");
   }
   for (const u of c.items.updated) {
-    const item = newItem(u.to);
-    lines.push("Updated item " + (item ? quoted(item.id) + " " : "") + "at " + path(u.to) + ": its summary is now " + quoted(u.summary));
+    const { name, other } = itemName(u.from, u.to);
+    lines.push("Updated item " + name + "at " + path(u.to) + other + ": its summary is now " + quoted(u.summary));
   }
   return lines;
 };

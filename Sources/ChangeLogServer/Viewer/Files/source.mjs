@@ -1,7 +1,7 @@
 // Where the viewer's revisions come from: the server's routes (`/api/log`, `/api/revisions`,
 // `/api/subscribe`, every request with the token when there is one) or the revision lines embedded
 // in a static page by `replay view`. Both answer the same questions: the range held, the lines of a
-// range (for the timeline's windows), one revision with the one before it, and the text of a range
+// range (for the timeline's windows), the same with their snapshots (for the checks), one revision with the one before it, and the text of a range
 // to export.
 
 import { fetchJSON, fetchText, streamLines } from "./http.mjs";
@@ -21,6 +21,8 @@ Source.server = {
   range(from, to, each) {
     return streamLines("api/revisions?from=" + from + "&to=" + to + "&changes-only=1", each);
   },
+  // Calls `each` with the lines of revisions from..to, with their snapshots.
+  lines(from, to, each) { return streamLines("api/revisions?from=" + from + "&to=" + to, each); },
   // The line of `revision` and, when the log still holds it, the line before it.
   async pair(revision, oldest) {
     if (revision - 1 >= oldest) {
@@ -59,6 +61,7 @@ Source.embedded = function (node) {
     async range(first, last, each) {
       for (let r = Math.max(first, from); r <= Math.min(last, to); r += 1) if (lines.has(r)) each(lines.get(r));
     },
+    lines(first, last, each) { return this.range(first, last, each); },
     async pair(revision) {
       if (!lines.has(revision)) throw new Error("revision " + revision + " is not in this file (" + from + " to " + to + ")");
       return { previous: lines.get(revision - 1) || null, line: lines.get(revision) };
