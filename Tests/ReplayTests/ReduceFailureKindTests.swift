@@ -10,7 +10,7 @@ import Testing
 @Suite("replay reduce keeps the failure")
 struct ReduceFailureKindTests {
     /// The revision lines of ``BrokenMoveHistory``, written to `directory`.
-    static func brokenExport(in directory: TemporaryDirectory) throws -> String {
+    static func brokenExport(in directory: TemporaryDirectory) async throws -> String {
         try directory.write("broken.jsonl", ReducibleHistory(records: BrokenMoveHistory.records).jsonLines())
     }
 
@@ -25,12 +25,12 @@ struct ReduceFailureKindTests {
             ("verify", "(verify snapshotMismatch, item move)"),
             ("strict", "(strict identifiersDiffer, item move)"),
         ])
-    func keepsTheMove(oracle: String, kind: String) throws {
+    func keepsTheMove(oracle: String, kind: String) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let input = try Self.brokenExport(in: directory)
+        let input = try await Self.brokenExport(in: directory)
         let out = directory.url.appendingPathComponent("out")
-        let result = try ToolRunner.run(["reduce", "--input", input, "--until", oracle, "--out", out.path])
+        let result = try await ToolRunner.run(["reduce", "--input", input, "--until", oracle, "--out", out.path])
         #expect(result.status == 0, "\(result)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasPrefix("original failure \(kind): revision 7") == true, "\(result)")
@@ -45,7 +45,7 @@ struct ReduceFailureKindTests {
         #expect(reduced.records.contains { !$0.changes.movedItems.isEmpty }, "\(reduced.jsonLines())")
         let test = try String(contentsOf: out.appendingPathComponent("ReducedTest.swift"), encoding: .utf8)
         #expect(test.contains("let reducedFailure = \""))
-        try ReduceFixtures.expectReducedTestFails(in: out, saying: message)
+        try await ReduceFixtures.expectReducedTestFails(in: out, saying: message)
     }
 
     @Test("--any-failure accepts another failure; the default does not, and a predicate's failures have no kind")
@@ -64,14 +64,14 @@ struct ReduceFailureKindTests {
 
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let input = try Self.brokenExport(in: directory)
+        let input = try await Self.brokenExport(in: directory)
         let out = directory.path("out")
-        let result = try ToolRunner.run([
+        let result = try await ToolRunner.run([
             "reduce", "--input", input, "--until", "verify", "--any-failure", "--out", out,
         ])
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.contains("reduced failure (verify "), "\(result)")
-        let help = try ToolRunner.run(["reduce", "--help"])
+        let help = try await ToolRunner.run(["reduce", "--help"])
         let words = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         #expect(words.contains("A --predicate's failures have no kind"), "\(help)")
         #expect(words.contains("--any-failure"), "\(help)")

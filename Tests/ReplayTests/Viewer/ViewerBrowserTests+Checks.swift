@@ -21,13 +21,13 @@ extension ViewerBrowserTests {
         defer { directory.remove() }
         defer { server.process.terminate() }
         let ready = #"document.body.getAttribute("data-state") === "ready""#
-        let (check, operations, failure, html) = try HeadlessChromium.withPage("http://127.0.0.1:\(port)/#rev=7") {
+        let (check, operations, failure, html) = try await HeadlessChromium.withPage("http://127.0.0.1:\(port)/#rev=7") {
             page in
-            let html = try page.dom(when: ready)
+            let html = try await page.dom(when: ready)
             return (
-                try page.evaluate(#"document.getElementById("view").getAttribute("data-check")"#),
-                try page.evaluate(#"document.getElementById("panel-operations").textContent"#),
-                try page.evaluate(#"document.getElementById("panel-failure").textContent"#), html
+                try await page.evaluate(#"document.getElementById("view").getAttribute("data-check")"#),
+                try await page.evaluate(#"document.getElementById("panel-operations").textContent"#),
+                try await page.evaluate(#"document.getElementById("panel-failure").textContent"#), html
             )
         }
         let dom = ViewerDOM(html: html)
@@ -52,22 +52,22 @@ extension ViewerBrowserTests {
         defer { server.process.terminate() }
         let ready = #"document.body.getAttribute("data-state") === "ready""#
         let shown = #"document.getElementById("view").getAttribute("data-revision")"#
-        let (fromStart, check, fromEnd, none) = try HeadlessChromium.withPage("http://127.0.0.1:\(port)/#rev=1") {
+        let (fromStart, check, fromEnd, none) = try await HeadlessChromium.withPage("http://127.0.0.1:\(port)/#rev=1") {
             page in
-            _ = try page.dom(when: ready)
-            #expect(try page.evaluate(#"document.getElementById("view").getAttribute("data-check")"#) == "passed")
-            try page.press("f")
-            _ = try page.dom(when: "\(shown) === \"7\"")
-            let fromStart = try page.evaluate(shown)
-            let check = try page.evaluate(#"document.getElementById("view").getAttribute("data-check")"#)
-            try page.press("End")
-            _ = try page.dom(when: "\(shown) === \"10\"")
-            try page.press("F")
-            _ = try page.dom(when: "\(shown) === \"7\"")
-            let fromEnd = try page.evaluate(shown)
-            try page.press("f")
-            _ = try page.dom(when: #"document.getElementById("status").textContent.startsWith("No next failure")"#)
-            return (fromStart, check, fromEnd, try page.evaluate(#"document.getElementById("status").textContent"#))
+            _ = try await page.dom(when: ready)
+            #expect(try await page.evaluate(#"document.getElementById("view").getAttribute("data-check")"#) == "passed")
+            try await page.press("f")
+            _ = try await page.dom(when: "\(shown) === \"7\"")
+            let fromStart = try await page.evaluate(shown)
+            let check = try await page.evaluate(#"document.getElementById("view").getAttribute("data-check")"#)
+            try await page.press("End")
+            _ = try await page.dom(when: "\(shown) === \"10\"")
+            try await page.press("F")
+            _ = try await page.dom(when: "\(shown) === \"7\"")
+            let fromEnd = try await page.evaluate(shown)
+            try await page.press("f")
+            _ = try await page.dom(when: #"document.getElementById("status").textContent.startsWith("No next failure")"#)
+            return (fromStart, check, fromEnd, try await page.evaluate(#"document.getElementById("status").textContent"#))
         }
         #expect(fromStart == "7")
         #expect(check == "failed")
