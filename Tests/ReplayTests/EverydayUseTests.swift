@@ -20,7 +20,8 @@ struct EverydayUseTests {
         let help = try await ToolRunner.run(["--help"]).stdout
         #expect(help.contains("\n  play "), "\(help)")
         #expect(!help.contains("\n  replay "), "\(help)")
-        #expect(try await ToolRunner.run(["play", "--help"]).stdout.contains("replay play --log app.lmdb --into strict"))
+        #expect(
+            try await ToolRunner.run(["play", "--help"]).stdout.contains("replay play --log app.lmdb --into strict"))
         let former = try await ToolRunner.run(["replay", "--log", log])
         #expect(former.status == 64 && former.stdout == "", "\(former)")
         #expect(

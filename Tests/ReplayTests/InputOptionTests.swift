@@ -48,7 +48,8 @@ struct InputOptionTests {
         var reduced: [(Int32?, String?)] = []
         for (name, source) in [("log", ["--log", log]), ("input", ["--input", file])] {
             let out = directory.path("reduced-\(name)")
-            let result = try? await ToolRunner.run(["reduce", "--until", "verify", "--jobs", "1", "--out", out] + source)
+            let result = try? await ToolRunner.run(
+                ["reduce", "--until", "verify", "--jobs", "1", "--out", out] + source)
             // The oracle calls' duration is the one line that may differ.
             let stdout = result?.stdout.replacing(out, with: "<out>").replacing(#/ in \d+\.\d+ s\n/#, with: "\n")
             reduced.append((result?.status, stdout))

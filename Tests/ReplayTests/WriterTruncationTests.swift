@@ -76,7 +76,8 @@ struct WriterTruncationTests {
             used = Self.usedBytes(ofDataFileAt: log + "/data.mdb")
             let length = used > 0 ? Int.random(in: 0..<used, using: &random) : 0
             #expect(truncate(log + "/data.mdb", off_t(length)) == 0)
-            try await WriteAll(Array(Self.lines[before...].joined().utf8), to: importer.stdin.fileHandleForWriting).wait()
+            try await WriteAll(Array(Self.lines[before...].joined().utf8), to: importer.stdin.fileHandleForWriting)
+                .wait()
             process.waitUntilExit()
             _ = await output.wait()
             let stderr = String(decoding: await errors.wait(), as: UTF8.self)

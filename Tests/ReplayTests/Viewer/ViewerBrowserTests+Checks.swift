@@ -21,7 +21,8 @@ extension ViewerBrowserTests {
         defer { directory.remove() }
         defer { server.process.terminate() }
         let ready = #"document.body.getAttribute("data-state") === "ready""#
-        let (check, operations, failure, html) = try await HeadlessChromium.withPage("http://127.0.0.1:\(port)/#rev=7") {
+        let (check, operations, failure, html) = try await HeadlessChromium.withPage("http://127.0.0.1:\(port)/#rev=7")
+        {
             page in
             let html = try await page.dom(when: ready)
             return (
@@ -66,8 +67,11 @@ extension ViewerBrowserTests {
             _ = try await page.dom(when: "\(shown) === \"7\"")
             let fromEnd = try await page.evaluate(shown)
             try await page.press("f")
-            _ = try await page.dom(when: #"document.getElementById("status").textContent.startsWith("No next failure")"#)
-            return (fromStart, check, fromEnd, try await page.evaluate(#"document.getElementById("status").textContent"#))
+            _ = try await page.dom(
+                when: #"document.getElementById("status").textContent.startsWith("No next failure")"#)
+            return (
+                fromStart, check, fromEnd, try await page.evaluate(#"document.getElementById("status").textContent"#)
+            )
         }
         #expect(fromStart == "7")
         #expect(check == "failed")
