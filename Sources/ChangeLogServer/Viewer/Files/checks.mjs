@@ -10,6 +10,7 @@
 // (`lines(from, to, each)`, revision lines with their snapshots).
 
 import { Format } from "./format.mjs";
+import { mergedRanges, rangeHolding } from "./timeline.mjs";
 
 export const Checks = {
   oldest: 1, latest: 0, source: null,
@@ -49,26 +50,11 @@ Checks.record = function (revision, reason) {
 
 // Records that `from`..`to` were checked, merging the checked ranges.
 Checks.cover = function (from, to) {
-  const result = [];
-  let a = from, b = to, placed = false;
-  for (const [x, y] of Checks.checked) {
-    if (y < a - 1) {
-      result.push([x, y]);
-    } else if (x > b + 1) {
-      if (!placed) { result.push([a, b]); placed = true; }
-      result.push([x, y]);
-    } else {
-      a = Math.min(a, x);
-      b = Math.max(b, y);
-    }
-  }
-  if (!placed) result.push([a, b]);
-  Checks.checked = result;
+  Checks.checked = mergedRanges(Checks.checked, from, to);
 };
 
 function checkedSpan(revision) {
-  for (const span of Checks.checked) if (span[0] <= revision && revision <= span[1]) return span;
-  return null;
+  return rangeHolding(Checks.checked, revision);
 }
 
 // Reads `from`..`to` with the revision before `from` (when the log holds it) and checks each; the

@@ -56,11 +56,11 @@ function addMarker(revision) {
   if (Timeline.markerRevisions[k] !== revision) Timeline.markerRevisions.splice(k, 0, revision);
 }
 
-// Records that the markers of `from`..`to` are known, merging the covered ranges.
-Timeline.cover = function (from, to) {
+// `ranges` (ascending and apart) with `from`..`to` added: ranges that touch or overlap merge.
+export function mergedRanges(ranges, from, to) {
   const result = [];
   let a = from, b = to, placed = false;
-  for (const [x, y] of Timeline.covered) {
+  for (const [x, y] of ranges) {
     if (y < a - 1) {
       result.push([x, y]);
     } else if (x > b + 1) {
@@ -72,13 +72,23 @@ Timeline.cover = function (from, to) {
     }
   }
   if (!placed) result.push([a, b]);
-  Timeline.covered = result;
+  return result;
+}
+
+// The range of `ranges` that holds `revision`, or null.
+export function rangeHolding(ranges, revision) {
+  for (const range of ranges) if (range[0] <= revision && revision <= range[1]) return range;
+  return null;
+}
+
+// Records that the markers of `from`..`to` are known, merging the covered ranges.
+Timeline.cover = function (from, to) {
+  Timeline.covered = mergedRanges(Timeline.covered, from, to);
 };
 
 // The covered range that holds `revision`, or null.
 function coveredSpan(revision) {
-  for (const span of Timeline.covered) if (span[0] <= revision && revision <= span[1]) return span;
-  return null;
+  return rangeHolding(Timeline.covered, revision);
 }
 
 // Reads the entries of `from`..`to` from the source; their markers become known.
