@@ -114,18 +114,19 @@ struct ImportInterruptedTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let log = directory.path("app.lmdb")
-        // Every line replaces all 300 items: preparing the transaction takes seconds.
-        let file = try directory.write("lines.jsonl", ImportStoppedTests.distinctLines(1_500, items: 300))
+        // Every line replaces all 300 items: preparing the transaction takes seconds (about 15 in a
+        // debug build), far longer than a busy test process may take to notice the log.
+        let file = try directory.write("lines.jsonl", ImportStoppedTests.distinctLines(4_500, items: 300))
         let running = try ToolRunner.start(["import", file, "--log", log])
         let errorData = ReadAll(running.stderr.fileHandleForReading)
         let outputData = ReadAll(running.stdout.fileHandleForReading)
         // The log is created once every line is checked, right before the transaction; preparing
-        // it takes seconds (about 5 in a debug build), so a signal half a second later lands in it.
+        // it takes seconds, so a signal a tenth of a second later lands in it.
         while !FileManager.default.fileExists(atPath: log + "/data.mdb") {
             try #require(running.process.isRunning, "the import ended before it created the log")
             try await Task.sleep(nanoseconds: UInt64(2_000) * 1_000)
         }
-        try await Task.sleep(nanoseconds: UInt64(500_000) * 1_000)
+        try await Task.sleep(nanoseconds: UInt64(100_000) * 1_000)
         try #require(running.process.isRunning, "the import ended before the signal")
         kill(running.process.processIdentifier, SIGINT)
         let stderr = String(decoding: await errorData.wait(), as: UTF8.self)

@@ -185,7 +185,13 @@ struct ReduceCommandTests {
         let input = try directory.write(
             "history.jsonl", ReducibleHistory(records: ChatHistory.records(count: 300)).jsonLines())
         let calls = directory.path("calls")
-        let predicate = "echo >> '\(calls)'; sleep 0.05; " + ReduceFixtures.bothPresent("msg-4", "msg-150")
+        let release = directory.path("release")
+        // From the 12th call on, each call waits (60 s at most) until the test has sent the
+        // signal: the reduction cannot end before it, however busy the machine.
+        let predicate =
+            "echo >> '\(calls)'; if [ $(wc -l < '\(calls)') -ge 12 ]; then i=0; "
+            + "while [ ! -e '\(release)' ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done; fi; "
+            + ReduceFixtures.bothPresent("msg-4", "msg-150")
         let out = directory.url.appendingPathComponent("out")
         let running = try ToolRunner.start(
             ["reduce", "--input", input, "--predicate", predicate, "--out", out.path, "--jobs", "1"])
@@ -195,15 +201,23 @@ struct ReduceCommandTests {
             try await Task.sleep(nanoseconds: UInt64(20_000) * 1_000)
         }
         kill(running.process.processIdentifier, SIGINT)
-        let errors = ReadAll(running.stderr.fileHandleForReading)
-        let output = String(
-            decoding: await running.stdout.fileHandleForReading.readToEndOffThePool(), as: UTF8.self)
-        let stderr = String(decoding: await errors.wait(), as: UTF8.self)
+        let output = ReadAll(running.stdout.fileHandleForReading)
+        // Once the tool has said it was interrupted, the waiting call may go on.
+        var said = Data()
+        while !String(decoding: said, as: UTF8.self).contains("replay: interrupted") {
+            let chunk = await running.stderr.fileHandleForReading.nextChunkOffThePool()
+            if chunk.isEmpty { break }
+            said += chunk
+        }
+        FileManager.default.createFile(atPath: release, contents: nil)
+        let rest = await running.stderr.fileHandleForReading.readToEndOffThePool()
+        let stderr = String(decoding: said + rest, as: UTF8.self)
+        let stdout = String(decoding: await output.wait(), as: UTF8.self)
         await running.process.exited()
         #expect(running.process.terminationReason == .uncaughtSignal, "\(stderr)")
         #expect(running.process.terminationStatus == SIGINT)
         #expect(stderr.contains("replay: interrupted; writing the smallest failing history found so far"), "\(stderr)")
-        #expect(output.contains("(interrupted: the smallest failing history found so far)"), "\(output)")
+        #expect(stdout.contains("(interrupted: the smallest failing history found so far)"), "\(stdout)")
         let reduced = try ReducibleHistory(
             jsonLines: String(contentsOf: out.appendingPathComponent("history.jsonl"), encoding: .utf8))
         #expect(reduced.revisionCount < 300)
