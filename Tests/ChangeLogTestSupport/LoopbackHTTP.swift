@@ -22,17 +22,9 @@ package enum LoopbackHTTP {
         package var body: String
     }
 
-    /// Opens a connection to 127.0.0.1:`port` and sends `GET target` with `headers`.
-    ///
-    /// - Parameters:
-    ///   - receiveBuffer: when given, the socket's receive buffer size (`SO_RCVBUF`), set before
-    ///     connecting so that the TCP window stays that small.
-    ///   - keepAlive: whether the request leaves the connection open for another one, as browsers
-    ///     and `curl` do, rather than asking the server to close it after the response.
-    package static func open(
-        port: Int, target: String, headers: [String: String] = [:], receiveBuffer: Int32? = nil,
-        keepAlive: Bool = false
-    ) throws(Failure) -> Int32 {
+    /// A TCP connection to 127.0.0.1:`port`, its socket's receive buffer (`SO_RCVBUF`) set to
+    /// `receiveBuffer` before connecting when given, so that the TCP window stays that small.
+    package static func connect(port: Int, receiveBuffer: Int32? = nil) throws(Failure) -> Int32 {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw Failure(description: "socket: errno \(errno)") }
         if var size = receiveBuffer {
@@ -44,7 +36,7 @@ package enum LoopbackHTTP {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
         guard connected == 0 else {
@@ -52,6 +44,21 @@ package enum LoopbackHTTP {
             close(descriptor)
             throw Failure(description: "connect to 127.0.0.1:\(port): errno \(number)")
         }
+        return descriptor
+    }
+
+    /// Opens a connection to 127.0.0.1:`port` and sends `GET target` with `headers`.
+    ///
+    /// - Parameters:
+    ///   - receiveBuffer: when given, the socket's receive buffer size (`SO_RCVBUF`), set before
+    ///     connecting so that the TCP window stays that small.
+    ///   - keepAlive: whether the request leaves the connection open for another one, as browsers
+    ///     and `curl` do, rather than asking the server to close it after the response.
+    package static func open(
+        port: Int, target: String, headers: [String: String] = [:], receiveBuffer: Int32? = nil,
+        keepAlive: Bool = false
+    ) throws(Failure) -> Int32 {
+        let descriptor = try connect(port: port, receiveBuffer: receiveBuffer)
         var request = "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
         if !keepAlive { request += "Connection: close\r\n" }
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) { request += "\(name): \(value)\r\n" }

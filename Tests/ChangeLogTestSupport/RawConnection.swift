@@ -12,23 +12,7 @@ package struct RawConnection: Sendable {
 
     /// Connects to 127.0.0.1:`port`.
     package init(port: Int) throws(LoopbackHTTP.Failure) {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw LoopbackHTTP.Failure(description: "socket: errno \(errno)") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else {
-            let number = errno
-            Glibc.close(descriptor)
-            throw LoopbackHTTP.Failure(description: "connect to 127.0.0.1:\(port): errno \(number)")
-        }
-        self.descriptor = descriptor
+        descriptor = try LoopbackHTTP.connect(port: port)
     }
 
     /// Sends `text`; false when the peer has closed the connection.
