@@ -6,7 +6,6 @@ enum ViewerFiles {
     /// them, and the order of the one script of a static page (``ViewerPage/staticPageTail``).
     static let scripts: [ViewerFile] = [
         script("format.mjs", PackageResources.format_mjs),
-        script("checks.mjs", PackageResources.checks_mjs),
         script("auth.mjs", PackageResources.auth_mjs),
         script("http.mjs", PackageResources.http_mjs),
         script("sse.mjs", PackageResources.sse_mjs),
@@ -14,6 +13,7 @@ enum ViewerFiles {
         script("list.mjs", PackageResources.list_mjs),
         script("timeline.mjs", PackageResources.timeline_mjs),
         script("timeline-view.mjs", PackageResources.timeline_view_mjs),
+        script("checks.mjs", PackageResources.checks_mjs),
         script("app.mjs", PackageResources.app_mjs),
     ]
 
