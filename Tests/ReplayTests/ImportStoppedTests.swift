@@ -1,4 +1,5 @@
 import ChangeLog
+import ChangeLogTestSupport
 import Foundation
 import Testing
 
@@ -122,13 +123,20 @@ struct ImportInterruptedTests {
         let outputData = ReadAll(running.stdout.fileHandleForReading)
         // The log is created once every line is checked, right before the transaction; preparing
         // it takes seconds, so a signal a tenth of a second later lands in it.
-        while !FileManager.default.fileExists(atPath: log + "/data.mdb") {
-            try #require(running.process.isRunning, "the import ended before it created the log")
-            try await Task.sleep(nanoseconds: UInt64(2_000) * 1_000)
+        // The watch runs on a thread of its own: a busy cooperative pool cannot hold it back
+        // until the transaction is written.
+        nonisolated(unsafe) let process = running.process
+        let signalled = await offThePool { () -> String? in
+            while !FileManager.default.fileExists(atPath: log + "/data.mdb") {
+                guard process.isRunning else { return "the import ended before it created the log" }
+                usleep(2_000)
+            }
+            usleep(100_000)
+            guard process.isRunning else { return "the import ended before the signal" }
+            kill(process.processIdentifier, SIGINT)
+            return nil
         }
-        try await Task.sleep(nanoseconds: UInt64(100_000) * 1_000)
-        try #require(running.process.isRunning, "the import ended before the signal")
-        kill(running.process.processIdentifier, SIGINT)
+        try #require(signalled == nil, "\(signalled ?? "")")
         let stderr = String(decoding: await errorData.wait(), as: UTF8.self)
         let stdout = String(decoding: await outputData.wait(), as: UTF8.self)
         await running.process.exited()
