@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs what the system lacks: the C libraries the package links, LMDB (liblmdb-dev) and
-# xxHash (libxxhash-dev), found through pkg-config; with --browser (the test mode), also what the
+# Installs what the system lacks: the C libraries the package links, LMDB (liblmdb-dev), zlib
+# (zlib1g-dev) and xxHash (libxxhash-dev), found through pkg-config; with --browser (the test mode), also what the
 # viewer's tests use: the headless browser they drive (Debian's chromium) and Node.js, which checks
 # and tests the page's JavaScript (Debian's nodejs, 18 or later).
 set -euo pipefail
@@ -9,6 +9,7 @@ missing=()
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 pkg-config --exists lmdb 2>/dev/null || missing+=(liblmdb-dev)
 pkg-config --exists libxxhash 2>/dev/null || missing+=(libxxhash-dev)
+pkg-config --exists zlib 2>/dev/null || missing+=(zlib1g-dev)
 if [[ ${1:-} == --browser ]] && ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1; then
     missing+=(chromium)
 fi
