@@ -250,61 +250,55 @@ function setSpeed(speed) {
 // Goes to the next (1) or previous (-1) marker, reading the timeline on window by window until
 // one is found (the status says how far the search is); stops at the ends of the log. Another
 // seek or search cancels it.
-async function marker(direction) {
-  if (!App.current) return;
-  pause();
-  const token = ++App.searchToken, seekAtStart = App.seekToken;
-  const cancelled = () => token !== App.searchToken || App.seekToken !== seekAtStart;
-  const which = direction > 0 ? "next" : "previous";
-  const progress = at => {
-    if (!cancelled()) status("Looking for the " + which + " marker: read to revision " + at + " (the log holds "
-      + Timeline.oldest + " to " + Timeline.latest + ")");
-  };
-  try {
-    const found = await Timeline.findMarker(App.current.revision, direction, progress, cancelled);
-    if (cancelled()) return;
-    if (found === null) {
+function marker(direction) {
+  return searchAndSeek(direction, "marker", "read",
+    (progress, cancelled) => Timeline.findMarker(App.current.revision, direction, progress, cancelled),
+    async which => {
       await Timeline.ensure(App.current.revision);
       drawTimeline();
       status("No " + which + " marker: revision " + App.current.revision + " has none "
         + (direction > 0 ? "after it" : "before it"));
-      return;
-    }
-    await seek(found);
-  } catch (error) {
-    if (cancelled()) return;
-    if (await needToken(error)) { document.body.setAttribute("data-state", "ready"); return; }
-    status("Looking for the " + which + " marker failed: " + error.message, true);
-  }
+    });
 }
 
 // Goes to the next (1) or previous (-1) failing revision, checking the revisions not checked yet
 // window by window (the status says how far the search is); stops at the ends of the log. Another
 // seek or search cancels it.
-async function failure(direction) {
+function failure(direction) {
+  const failed = (revision, reason) => { Timeline.fail(revision, reason); drawTimeline(); };
+  return searchAndSeek(direction, "failure", "checked",
+    (progress, cancelled) => Checks.findFailure(App.current.revision, direction, progress, cancelled, failed),
+    async which => {
+      status("No " + which + " failure: every revision " + (direction > 0 ? "after " : "before ")
+        + App.current.revision + " passes its check");
+    });
+}
+
+// Searches from the revision shown for the next (1) or previous (-1) `noun` with
+// `find(progress, cancelled)`, saying in the status how far it has `done`, and seeks to what it
+// finds; `none(which)` says that there is none. A later seek or search cancels it.
+async function searchAndSeek(direction, noun, done, find, none) {
   if (!App.current) return;
   pause();
   const token = ++App.searchToken, seekAtStart = App.seekToken;
   const cancelled = () => token !== App.searchToken || App.seekToken !== seekAtStart;
   const which = direction > 0 ? "next" : "previous";
   const progress = at => {
-    if (!cancelled()) status("Looking for the " + which + " failure: checked to revision " + at + " (the log holds "
-      + Timeline.oldest + " to " + Timeline.latest + ")");
+    if (!cancelled()) status("Looking for the " + which + " " + noun + ": " + done + " to revision " + at
+      + " (the log holds " + Timeline.oldest + " to " + Timeline.latest + ")");
   };
-  const failed = (revision, reason) => { Timeline.fail(revision, reason); drawTimeline(); };
   try {
-    const found = await Checks.findFailure(App.current.revision, direction, progress, cancelled, failed);
+    const found = await find(progress, cancelled);
     if (cancelled()) return;
     if (found === null) {
-      status("No " + which + " failure: every revision " + (direction > 0 ? "after " : "before ")
-        + App.current.revision + " passes its check");
+      await none(which);
       return;
     }
     await seek(found);
   } catch (error) {
     if (cancelled()) return;
     if (await needToken(error)) { document.body.setAttribute("data-state", "ready"); return; }
-    status("Looking for the " + which + " failure failed: " + error.message, true);
+    status("Looking for the " + which + " " + noun + " failed: " + error.message, true);
   }
 }
 
