@@ -125,7 +125,7 @@ struct ImportInterruptedTests {
         // it takes seconds, so a signal a tenth of a second later lands in it.
         // The watch runs on a thread of its own: a busy cooperative pool cannot hold it back
         // until the transaction is written.
-        nonisolated(unsafe) let process = running.process
+        let process = running.process
         let signalled = await offThePool { () -> String? in
             while !FileManager.default.fileExists(atPath: log + "/data.mdb") {
                 guard process.isRunning else { return "the import ended before it created the log" }

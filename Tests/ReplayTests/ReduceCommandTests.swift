@@ -209,7 +209,7 @@ struct ReduceCommandTests {
             if chunk.isEmpty { break }
             said += chunk
         }
-        FileManager.default.createFile(atPath: release, contents: nil)
+        _ = FileManager.default.createFile(atPath: release, contents: nil)
         let rest = await running.stderr.fileHandleForReading.readToEndOffThePool()
         let stderr = String(decoding: said + rest, as: UTF8.self)
         let stdout = String(decoding: await output.wait(), as: UTF8.self)

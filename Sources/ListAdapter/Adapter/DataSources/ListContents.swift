@@ -13,8 +13,8 @@
 /// returns it in constant time. If the model mutates the array while the adapter still reads the
 /// copy, that mutation copies the array once, as any copy-on-write value does.
 ///
-/// Sections appear in the order of their first element; inside a section, elements keep their
-/// relative order. A `nil` section title is the section titled `""`, a `nil` summary (of an item
+/// Sections appear in the order the contents give (`sectionOrder`, shown even when empty), then
+/// in the order of their first element; inside a section, elements keep their relative order. A `nil` section title is the section titled `""`, a `nil` summary (of an item
 /// or a section) is none.
 public struct ListContents<
     ItemID: Hashable & Sendable, Summary: Hashable & Sendable, SectionSummary: Hashable & Sendable
@@ -53,6 +53,9 @@ public struct ListContents<
     /// Contents made of `elements`, in display order, read with `id`, `sectionTitle` and
     /// `summary` when ``snapshot()`` runs.
     ///
+    /// The elements are grouped by section title as they come: the model need not sort them by
+    /// section first. Inside a section, elements keep their relative order.
+    ///
     /// - Parameters:
     ///   - elements: the list's elements in display order; kept as they are until ``snapshot()``.
     ///   - id: an element's identifier, unique across the list (an adapter with
@@ -61,6 +64,12 @@ public struct ListContents<
     ///     element is in the section titled `""`.
     ///   - summary: an element's summary, or `nil` for none; by default no element has one (and
     ///     none is ever updated).
+    ///   - sectionOrder: the sections the list shows, in display order, each one shown even when
+    ///     no element is in it (an empty "Pinned" section keeps its header). A section that
+    ///     elements name but `sectionOrder` does not follows the ordered ones, in the order of its
+    ///     first element. By default (`[]`) sections appear in the order of their first element
+    ///     and none is empty. A title listed twice is a duplicate section title, as in
+    ///     ``ListSnapshot/init(sections:)``.
     ///   - sectionSummary: the summary of the section with a title, or `nil` for none, asked once
     ///     per section; by default no section has one (and none is ever updated).
     /// - Complexity: O(1) here (a copy of `elements`); ``snapshot()`` reads each element once.
@@ -69,42 +78,55 @@ public struct ListContents<
         id: @escaping @Sendable (Elements.Element) -> ItemID,
         sectionTitle: @escaping @Sendable (Elements.Element) -> String? = { _ in nil },
         summary: @escaping @Sendable (Elements.Element) -> Summary? = { _ in nil },
+        sectionOrder: [String] = [],
         sectionSummary: @escaping @Sendable (String) -> SectionSummary? = { _ in nil }
     ) {
+        let grouping = ElementGrouping(
+            id: id, sectionTitle: sectionTitle, summary: summary, sectionOrder: sectionOrder,
+            sectionSummary: .ofTitle(sectionSummary))
         storage = .deferred { (keepFirst) throws(ListSnapshotError) in
-            var sections: [Snapshot.Section] = []
-            var offsetsByTitle: [LiteralKey<String>: Int] = [:]
-            // With `keepFirst`, each identifier's offset in `elements`, and what was dropped.
-            var firstOffsets: [LiteralKey<ItemID>: Int] = [:]
-            var dropped: [DroppedDuplicate<ItemID>] = []
-            for (offset, element) in elements.enumerated() {
-                let elementID = id(element)
-                if keepFirst {
-                    if let first = firstOffsets[LiteralKey(elementID)] {
-                        dropped.append(
-                            DroppedDuplicate(kind: .item(id: elementID), position: [offset], firstPosition: [first]))
-                        continue
-                    }
-                    firstOffsets[LiteralKey(elementID)] = offset
-                }
-                let title = sectionTitle(element) ?? ""
-                let item = Snapshot.Item(id: elementID, summary: summary(element))
-                if let offset = offsetsByTitle[LiteralKey(title)] {
-                    sections[offset].items.append(item)
-                } else {
-                    offsetsByTitle[LiteralKey(title)] = sections.count
-                    sections.append(Snapshot.Section(title: title, summary: sectionSummary(title), items: [item]))
-                }
-            }
-            // Grouping by title leaves no title twice, and `keepFirst` no identifier.
-            guard keepFirst else { return (try Snapshot(sections: sections), []) }
-            return (Snapshot.uniqueSections(sections), dropped)
+            try grouping.snapshot(of: elements, keepingFirst: keepFirst)
+        }
+    }
+
+    /// Contents made of `elements`, in display order, whose sections' summaries are computed
+    /// from the elements in them (an unread count, a total): `sectionSummary` is called once
+    /// per section with its title and its elements, in display order, when ``snapshot()`` runs.
+    ///
+    /// ```swift
+    /// ListContents(
+    ///     messages, id: \.id, sectionTitle: \.folder, summary: \.subject,
+    ///     sectionOrder: ["Pinned", "Inbox"],
+    ///     sectionSummary: { _, messages in "\(messages.filter(\.isUnread).count) unread" })
+    /// ```
+    ///
+    /// The summary changes when the count does, so the section's header is updated then, and
+    /// only then. Elements dropped as duplicates under ``DuplicatePolicy/keepFirst`` are not
+    /// passed. Every other parameter is as for the initializer whose `sectionSummary` reads a
+    /// title alone.
+    ///
+    /// - Complexity: O(1) here; ``snapshot()`` reads each element once and keeps each section's
+    ///   elements until its summary is computed.
+    public init<Elements: Sequence & Sendable>(
+        _ elements: Elements,
+        id: @escaping @Sendable (Elements.Element) -> ItemID,
+        sectionTitle: @escaping @Sendable (Elements.Element) -> String? = { _ in nil },
+        summary: @escaping @Sendable (Elements.Element) -> Summary? = { _ in nil },
+        sectionOrder: [String] = [],
+        sectionSummary: @escaping @Sendable (_ title: String, _ elements: [Elements.Element]) -> SectionSummary?
+    ) {
+        let grouping = ElementGrouping(
+            id: id, sectionTitle: sectionTitle, summary: summary, sectionOrder: sectionOrder,
+            sectionSummary: .ofElements(sectionSummary))
+        storage = .deferred { (keepFirst) throws(ListSnapshotError) in
+            try grouping.snapshot(of: elements, keepingFirst: keepFirst)
         }
     }
 
     /// Contents made of `identifiers`, in display order, with each one's section title and
     /// summary asked of `sectionTitle` and `summary`, and each section's summary of
-    /// `sectionSummary`, when ``snapshot()`` runs.
+    /// `sectionSummary`, when ``snapshot()`` runs; `sectionOrder` is as for contents made of elements: the
+    /// sections shown in that order, even when empty.
     ///
     /// - Complexity: O(1) here; ``snapshot()`` calls `sectionTitle` and `summary` once per
     ///   identifier, `sectionSummary` once per section.
@@ -112,10 +134,12 @@ public struct ListContents<
         identifiers: [ItemID],
         sectionTitle: @escaping @Sendable (ItemID) -> String? = { _ in nil },
         summary: @escaping @Sendable (ItemID) -> Summary? = { _ in nil },
+        sectionOrder: [String] = [],
         sectionSummary: @escaping @Sendable (String) -> SectionSummary? = { _ in nil }
     ) {
         self.init(
-            identifiers, id: { $0 }, sectionTitle: sectionTitle, summary: summary, sectionSummary: sectionSummary)
+            identifiers, id: { $0 }, sectionTitle: sectionTitle, summary: summary, sectionOrder: sectionOrder,
+            sectionSummary: sectionSummary)
     }
 
     /// The snapshot these contents describe: ``DuplicatePolicy/refuse``.
