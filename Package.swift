@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .library(name: "ListAdapter", targets: ["ListAdapter"]),
         .library(name: "ListFormat", targets: ["ListFormat"]),
+        .library(name: "ListViewBinding", targets: ["ListViewBinding"]),
         .library(name: "ChangeLog", targets: ["ChangeLog"]),
         // The tool's library, for `replay` and the benchmarks: an app embedding a log needs ChangeLog alone.
         .library(name: "ChangeLogTools", targets: ["ChangeLogTools"]),
@@ -46,6 +47,9 @@ let package = Package(
         .target(name: "CFileWriteback"),
         .target(name: "CStandardStreams"),
         .target(name: "ListAdapter"),
+        // Drives UITableView and UICollectionView from a ListAdapter, through protocols that name
+        // exactly the UIKit methods it calls.
+        .target(name: "ListViewBinding", dependencies: ["ListAdapter"]),
         // The interchange format as text, both ways: the strict reader and the ordered writer.
         .target(name: "ListFormat", dependencies: ["ListAdapter"]),
         .target(
@@ -102,6 +106,7 @@ let package = Package(
                 "ListAdapter", "ListFormat", .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
         .testTarget(name: "ListFormatTests", dependencies: ["ListFormat", "ListAdapter"]),
+        .testTarget(name: "ListViewBindingTests", dependencies: ["ListViewBinding", "ListAdapter"]),
         .testTarget(
             name: "ChangeLogTests",
             dependencies: [
