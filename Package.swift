@@ -16,6 +16,17 @@ let package = Package(
         .library(name: "ChangeLogServer", targets: ["ChangeLogServer"]),
         .executable(name: "replay", targets: ["replay"]),
     ],
+    // The server's and the tool's dependencies are guarded by the traits `Server` and `Tool`, both
+    // on by default: an app that names the package with `traits: []` and uses the libraries
+    // (ListAdapter, ListViewBinding, ListFormat, ChangeLog) resolves, fetches and builds none of them.
+    traits: [
+        .trait(name: "Server", description: "The HTTP server (ChangeLogServer): Hummingbird, SwiftNIO, swift-log."),
+        .trait(
+            name: "Tool", description: "The replay tool and its library (ChangeLogTools): swift-argument-parser.",
+            enabledTraits: ["Server"]),
+        .trait(name: "Tests", description: "What the package's own tests add: swift-property-based."),
+        .default(enabledTraits: ["Server", "Tool", "Tests"]),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.6.0"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
@@ -67,12 +78,13 @@ let package = Package(
             name: "ChangeLogServer",
             dependencies: [
                 "ChangeLog", "ListAdapter", "ListFormat",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Server"])),
+                .product(name: "HummingbirdCore", package: "hummingbird", condition: .when(traits: ["Server"])),
+                .product(
+                    name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Server"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Server"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Server"])),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras", condition: .when(traits: ["Server"])),
             ],
             // The viewer's page, style sheet and scripts, built into the binary: `replay` stays one file.
             resources: [.embedInCode("Viewer/Files")]),
@@ -81,7 +93,7 @@ let package = Package(
             dependencies: [
                 "ChangeLog", "ChangeLogTools", "ChangeLogServer", "ListAdapter", "ListFormat", "CStandardStreams",
                 "CZlib",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Tool"])),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
@@ -103,7 +115,8 @@ let package = Package(
         .testTarget(
             name: "ListAdapterTests",
             dependencies: [
-                "ListAdapter", "ListFormat", .product(name: "PropertyBased", package: "swift-property-based"),
+                "ListAdapter", "ListFormat",
+                .product(name: "PropertyBased", package: "swift-property-based", condition: .when(traits: ["Tests"])),
             ]),
         .testTarget(name: "ListFormatTests", dependencies: ["ListFormat", "ListAdapter"]),
         .testTarget(name: "ListViewBindingTests", dependencies: ["ListViewBinding", "ListAdapter"]),
@@ -119,9 +132,10 @@ let package = Package(
             name: "ChangeLogServerTests",
             dependencies: [
                 "ChangeLogServer", "ChangeLog", "ListAdapter", "ChangeLogTestSupport",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Server"])),
+                .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Server"])),
+                .product(
+                    name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Server"])),
             ]),
         .testTarget(
             name: "ReplayTests",
