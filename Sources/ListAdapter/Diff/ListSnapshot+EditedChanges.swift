@@ -10,7 +10,8 @@ extension ListSnapshot {
     /// first of them: the same value, or a copy of it. An edit made while a copy of the
     /// snapshot is alive (the one an adapter shows, one kept to undo) starts the record again
     /// from that copy, so the usual rounds (copy the adapter's snapshot, edit it, apply it,
-    /// edit it again, apply it again) each find their changes from the edits.
+    /// edit it again, apply it again) each find their changes from the edits. An edited
+    /// snapshot keeps the one its edits start from alive, sharing what the edits left alone.
     ///
     /// The result equals `base.changes(to: self)` exactly, the same operations in the same
     /// order, with the same choice of moves among equally few ones; only the
