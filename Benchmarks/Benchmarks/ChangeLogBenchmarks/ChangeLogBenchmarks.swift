@@ -130,6 +130,7 @@ let benchmarks: @Sendable () -> Void = {
     )
     registerAppendBenchmarks()
     registerImportBenchmarks()
+    registerEditAppendBenchmarks()
 
     Benchmark(
         "raw LMDB: 1 put per durable transaction, bytes of a churn revision",

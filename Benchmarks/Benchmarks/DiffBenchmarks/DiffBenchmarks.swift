@@ -137,4 +137,6 @@ let benchmarks: @Sendable () -> Void = {
 
     // A main-actor model of 1,000,000 identifiers: how long one invalidation holds the main actor.
     mainActorHoldBenchmarks()
+    // Five edits in place of a 100,000-item list beside today's build + diff.
+    editBenchmarks()
 }

@@ -43,7 +43,7 @@ final class ChangesInAdvance: Sendable {
         for index in entries.indices {
             guard !abandoned.load(ordering: .relaxed) else { return }
             guard let base = base(of: index) else { continue }
-            let computed = base.changes(to: entries[index].snapshot)
+            let computed = base.changesFollowingEdits(to: entries[index].snapshot)
             changes.withLock { $0[index] = computed }
         }
     }

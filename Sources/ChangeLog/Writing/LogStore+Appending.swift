@@ -112,7 +112,7 @@ extension LogStore {
             } else if let advance = changesInAdvance?.changes(at: index, from: current.snapshot) {
                 changes = advance
             } else {
-                changes = current.snapshot.changes(to: entry.snapshot)
+                changes = current.snapshot.changesFollowingEdits(to: entry.snapshot)
             }
             let timestamp = entry.millisecondsSince1970 ?? Timestamp.now()
             let body = RevisionRecordBody(

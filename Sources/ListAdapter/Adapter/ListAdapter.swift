@@ -163,7 +163,12 @@ public final class ListAdapter<DataSource: ListSource> {
     /// source still fetches the items (``item(at:)``); ``SnapshotSource`` is a data source for
     /// adapters fed by snapshots only.
     ///
-    /// - Complexity: O(1) here; the diff costs O(*n*) expected off the main actor.
+    /// A snapshot edited in place from the current one (``ListSnapshot/appendItems(_:toSection:)``
+    /// and its kin) is not diffed: its changes come from its recorded edits
+    /// (``ListSnapshot/changes(editedFrom:)``), the same as the diff's.
+    ///
+    /// - Complexity: O(1) here; the diff costs O(*n*) expected off the main actor, the changes
+    ///   of a snapshot edited from the current one about what its edits touched.
     public func apply(_ snapshot: Snapshot) {
         (dataSource as? any AppliedSnapshotKeeper)?.keep(snapshot)
         appliedSnapshot = (snapshot, requests.request())
@@ -339,7 +344,8 @@ public final class ListAdapter<DataSource: ListSource> {
             case .failure(let error): return .failure(error)
             }
         }
-        let changes = base.changes(to: newSnapshot).classifyingUpdates(from: base, by: dataSource.updateKind)
+        let changes = base.changesFollowingEdits(to: newSnapshot).classifyingUpdates(
+            from: base, by: dataSource.updateKind)
         return .success((newSnapshot, changes, dropped))
     }
 

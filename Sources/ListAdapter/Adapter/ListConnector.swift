@@ -88,7 +88,7 @@ where
         }
         // Updates arrive in order, each from the previous one's snapshot; if one was somehow
         // missed, diff from what the renderer has rather than feed it a batch for another state.
-        let changes = isSuccessor ? update.changes : applied.changes(to: update.newSnapshot)
+        let changes = isSuccessor ? update.changes : applied.changesFollowingEdits(to: update.newSnapshot)
         do {
             try renderer.performBatchUpdates(changes, resultingIn: update.newSnapshot)
         } catch {

@@ -92,11 +92,18 @@ public struct ListSnapshot<
     }
 
     /// The sections, in display order.
-    public let sections: [Section]
+    /// - Complexity: O(1).
+    @inlinable
+    public var sections: [Section] { storedSections }
+    /// The sections, in display order: what ``sections`` reads and the edits in place change.
+    @usableFromInline package var storedSections: [Section]
     /// Where each identifier sits.
-    @usableFromInline package let pathsByID: [LiteralKey<ItemID>: ItemPath]
+    @usableFromInline package var pathsByID: [LiteralKey<ItemID>: ItemPath]
     /// Where each section title sits.
-    @usableFromInline package let offsetsByTitle: [LiteralKey<String>: Int]
+    @usableFromInline package var offsetsByTitle: [LiteralKey<String>: Int]
+    /// The edits made in place since the snapshot this one was edited from, or `nil` for a
+    /// snapshot that was built, not edited (see ``ListSnapshot/changes(editedFrom:)``).
+    @usableFromInline package var editJournal: ListEditJournal<ItemID, Summary, SectionSummary>?
 
     /// The snapshot with no sections.
     /// - Complexity: O(1).
@@ -114,9 +121,10 @@ public struct ListSnapshot<
         uncheckedSections sections: [Section], pathsByID: [LiteralKey<ItemID>: ItemPath],
         offsetsByTitle: [LiteralKey<String>: Int]
     ) {
-        self.sections = sections
+        self.storedSections = sections
         self.pathsByID = pathsByID
         self.offsetsByTitle = offsetsByTitle
+        self.editJournal = nil
     }
 
     /// Builds a snapshot from sections, checking that titles and identifiers are unique.
