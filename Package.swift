@@ -55,6 +55,12 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
+        // Compresses the log's chunks, with a dictionary trained on the log's own chunks.
+        .systemLibrary(
+            name: "CZstd",
+            pkgConfig: "libzstd",
+            providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]
+        ),
         .target(name: "CFileWriteback"),
         .target(name: "CStandardStreams"),
         .target(name: "ListAdapter"),
@@ -66,7 +72,7 @@ let package = Package(
         .target(
             name: "ChangeLog",
             dependencies: [
-                "ListAdapter", "ListFormat", "CLMDB", "CXXHash", "CFileWriteback",
+                "ListAdapter", "ListFormat", "CLMDB", "CXXHash", "CZstd", "CFileWriteback",
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             exclude: ["LMDB/Defences/DAMAGE.md"]),

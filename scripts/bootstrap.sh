@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what the system lacks: the C libraries the package links, LMDB (liblmdb-dev), zlib
-# (zlib1g-dev) and xxHash (libxxhash-dev), found through pkg-config; with --browser (the test mode), also what the
+# (zlib1g-dev), zstd (libzstd-dev) and xxHash (libxxhash-dev), found through pkg-config; with --browser (the test mode), also what the
 # viewer's tests use: the headless browser they drive (Debian's chromium) and Node.js, which checks
 # and tests the page's JavaScript (Debian's nodejs, 18 or later).
 set -euo pipefail
@@ -10,6 +10,7 @@ command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 pkg-config --exists lmdb 2>/dev/null || missing+=(liblmdb-dev)
 pkg-config --exists libxxhash 2>/dev/null || missing+=(libxxhash-dev)
 pkg-config --exists zlib 2>/dev/null || missing+=(zlib1g-dev)
+pkg-config --exists libzstd 2>/dev/null || missing+=(libzstd-dev)
 if [[ ${1:-} == --browser ]] && ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1; then
     missing+=(chromium)
 fi
@@ -25,8 +26,8 @@ if command -v apt-get >/dev/null 2>&1; then
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 else
-    echo "bootstrap: missing ${missing[*]}; install LMDB and xxHash with pkg-config files (and Chromium and Node.js 18 or later for the tests)" >&2
-    echo "  macOS: brew install lmdb xxhash pkg-config; brew install --cask chromium; brew install node" >&2
-    echo "  Fedora: dnf install lmdb-devel xxhash-devel pkgconf chromium nodejs" >&2
+    echo "bootstrap: missing ${missing[*]}; install LMDB, zstd and xxHash with pkg-config files (and Chromium and Node.js 18 or later for the tests)" >&2
+    echo "  macOS: brew install lmdb xxhash zstd pkg-config; brew install --cask chromium; brew install node" >&2
+    echo "  Fedora: dnf install lmdb-devel xxhash-devel libzstd-devel pkgconf chromium nodejs" >&2
     exit 1
 fi

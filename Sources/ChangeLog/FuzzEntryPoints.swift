@@ -12,9 +12,11 @@ package enum FuzzEntryPoints {
     /// - `1`: a chunk's content (`Chunk(content:)`), whose checksum its reader checks
     ///   before decoding;
     /// - `2`: a revision record as stored under revision 1, checksum included, so that the
-    ///   checksum check is fuzzed too.
+    ///   checksum check is fuzzed too;
+    /// - `3`: a compressed chunk's content (kind `5`), decompressed without a dictionary, then
+    ///   decoded as a chunk, as a reader does once the checksum passes.
     ///
-    /// Other values of the first byte select by their remainder modulo 3; an empty input does
+    /// Other values of the first byte select by their remainder modulo 4; an empty input does
     /// nothing.
     ///
     /// - Returns: Whether the rest decoded.
@@ -22,14 +24,28 @@ package enum FuzzEntryPoints {
     package static func decodeRecord(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard let selector = bytes.first else { return false }
         let rest = UnsafeRawBufferPointer(rebasing: bytes.dropFirst())
-        switch selector % 3 {
+        switch selector % 4 {
         case 0:
             let sealed = Chunk.sealed(Array(rest), id: 1)
             return sealed.withUnsafeBytes { (try? RevisionRecordBody(decoding: $0, revision: 1)) != nil }
         case 1:
             return (try? Chunk(content: rest)) != nil
-        default:
+        case 2:
             return (try? RevisionRecordBody(decoding: rest, revision: 1)) != nil
+        default:
+            return decodeCompressedChunk(rest)
+        }
+    }
+
+    /// Decompresses `bytes` as a compressed chunk without a dictionary and decodes the content.
+    private static func decodeCompressedChunk(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        do throws(RecordDecodingError) {
+            let header = try ChunkCompression.header(of: bytes)
+            let content = try ChunkCompression.decompress(
+                UnsafeRawBufferPointer(rebasing: bytes[header.frameStart...]), length: header.length, dictionary: nil)
+            return content.withUnsafeBytes { (try? Chunk(content: $0)) != nil }
+        } catch {
+            return false
         }
     }
 }

@@ -18,6 +18,11 @@ enum Chunk: Hashable, Sendable {
         case section = 2
         case sections = 3
         case sectionWithSummary = 4
+        /// A chunk of another kind, compressed (``ChunkCompression``): read where it is stored,
+        /// never as content.
+        case compressed = 5
+        /// A compression dictionary: named by compressed chunks, never part of a snapshot.
+        case dictionary = 6
     }
 
     /// The chunk's content: its kind byte and payload, without the checksum.
@@ -113,6 +118,8 @@ enum Chunk: Hashable, Sendable {
                 ids.append(try reader.readChunkID())
             }
             self = .sections(ids)
+        case .compressed, .dictionary:
+            throw RecordDecodingError(offset: 0, reason: "chunk kind \(kindByte) where a snapshot chunk belongs")
         case nil:
             throw RecordDecodingError(offset: 0, reason: "unknown chunk kind \(kindByte)")
         }

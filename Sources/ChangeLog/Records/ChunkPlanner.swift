@@ -14,10 +14,18 @@ struct ChunkPlanner {
     private(set) var ranOutOfIdentifiers = false
     /// Whether ``nextID`` was given out and could not advance past the largest identifier.
     private var identifiersExhausted = false
+    /// The log's dictionary, or the samples one will be trained on.
+    private(set) var compression: ChunkCompressionState
+    private var compressor: ChunkCompressor
 
-    init(nextID: UInt64) {
+    init(nextID: UInt64, compression: ChunkCompressionState = ChunkCompressionState()) {
         self.nextID = nextID
+        self.compression = compression
+        compressor = ChunkCompressor(dictionary: compression.dictionary)
     }
+
+    /// Whether a new chunk is compressed or a dictionary: the log's layout must then say so.
+    private(set) var usesCompression = false
 
     /// The total size of the new chunks' values.
     var newBytes: Int { newChunks.reduce(0) { $0 + $1.value.count } }
@@ -116,14 +124,54 @@ struct ChunkPlanner {
         return start == base.sections.count ? starts : nil
     }
 
-    /// A new chunk holding `content`, with the next identifier.
+    /// A new chunk holding `content`, with the next identifier, compressed when that makes it
+    /// smaller. Until the log has a dictionary, the content is kept as a sample; once the samples
+    /// are large enough, a dictionary is trained on them and stored as a chunk of its own.
     private mutating func newChunk(_ content: consuming [UInt8], fingerprint: Fingerprint? = nil) -> StoredChunk {
         let fingerprint = fingerprint ?? ContentHash.fingerprint(content)
+        let id = takeID()
+        let stored = ChunkCompression.encode(content, with: compressor)
+        if stored.first == Chunk.Kind.compressed.rawValue { usesCompression = true }
+        newChunks.append((id, Chunk.sealed(stored, id: id)))
+        if compression.dictionary == nil {
+            compression.samples.append(content)
+            if compression.samples.bytes.count >= ChunkSamples.trainingSize { storeDictionary() }
+        }
+        return StoredChunk(id: id, fingerprint: fingerprint)
+    }
+
+    /// Trains a dictionary on the samples and stores it as the next chunk; later chunks are
+    /// compressed with it. When no dictionary comes out, the samples start over.
+    private mutating func storeDictionary() {
+        let trained = ChunkCompression.trainDictionary(on: compression.samples)
+        compression.samples = ChunkSamples()
+        guard let trained else { return }
+        let id = takeID()
+        let dictionary = trained.withUnsafeBytes { CompressionDictionary(id: id, bytes: $0) }
+        var content = [Chunk.Kind.dictionary.rawValue]
+        content.append(contentsOf: trained)
+        newChunks.append((id, Chunk.sealed(content, id: id)))
+        usesCompression = true
+        guard let dictionary else { return }
+        compression.dictionary = dictionary
+        compressor = ChunkCompressor(dictionary: dictionary)
+    }
+
+    /// The next identifier, given out.
+    private mutating func takeID() -> UInt64 {
         let id = nextID
         if identifiersExhausted { ranOutOfIdentifiers = true }
         let (next, overflow) = nextID.addingReportingOverflow(1)
         if overflow { identifiersExhausted = true } else { nextID = next }
-        newChunks.append((id, Chunk.sealed(content, id: id)))
-        return StoredChunk(id: id, fingerprint: fingerprint)
+        return id
     }
+}
+
+/// How a writer compresses the chunks it adds: with the log's dictionary once it has one,
+/// before that with none, keeping the contents as samples to train the dictionary on.
+struct ChunkCompressionState: Sendable {
+    /// The log's dictionary, or `nil` before it has one.
+    var dictionary: CompressionDictionary?
+    /// The contents of chunks written since the writer started without a dictionary.
+    var samples = ChunkSamples()
 }

@@ -174,8 +174,8 @@ struct SnapshotLoader {
 }
 
 extension LMDBTransaction {
-    /// Reads the chunk stored under `id`, checks its checksum, decodes it and fingerprints its
-    /// content.
+    /// Reads the chunk stored under `id`, checks its checksum, decompresses it if it is
+    /// compressed, decodes it and fingerprints its content.
     ///
     /// - Throws: ``ChunkFailure`` for a missing or damaged chunk; ``LMDBError``.
     func chunk(_ id: UInt64, in chunks: LMDBDatabase) throws -> (chunk: Chunk, fingerprint: Fingerprint) {
@@ -183,11 +183,7 @@ extension LMDBTransaction {
             guard let bytes else { throw ChunkFailure(chunkID: id, kind: .missing) }
             switch SealCheck(bytes, seed: id) {
             case .valid(let content):
-                do throws(RecordDecodingError) {
-                    return (try Chunk(content: content), ContentHash.fingerprint(content))
-                } catch {
-                    throw ChunkFailure(chunkID: id, kind: .malformed(error))
-                }
+                return try decodeChunk(content, id: id, in: chunks)
             case .tooShort:
                 throw ChunkFailure(chunkID: id, kind: .checksumMismatch(stored: nil, computed: nil))
             case .mismatch(let stored, let computed):

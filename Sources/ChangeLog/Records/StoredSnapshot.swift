@@ -41,6 +41,8 @@ struct LatestRevision: Sendable {
     var checksum: UInt64
     /// Its snapshot and chunks.
     var stored: StoredSnapshot
+    /// How the writer compresses the chunks it adds after it.
+    var compression = ChunkCompressionState()
 }
 
 /// The size of a snapshot's plain binary encoding, without any chunking: the section count,

@@ -129,12 +129,12 @@ extension LogStore {
                     + "damaged",
                 path: path)
         }
-        guard format == [layoutVersion] else {
+        guard format == [layoutVersion] || format == [compressedLayoutVersion] else {
             let version = format.count == 1 ? "\(format[0])" : "of \(format.count) bytes"
             throw ChangeLogError(
                 code: .unsupportedFormat,
-                message: "the log at \(path) has layout version \(version), this library reads version "
-                    + "\(layoutVersion); open it with a newer version of the library",
+                message: "the log at \(path) has layout version \(version), this library reads versions "
+                    + "\(layoutVersion) and \(compressedLayoutVersion); open it with a newer version of the library",
                 path: path)
         }
     }

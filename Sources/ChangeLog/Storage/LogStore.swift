@@ -9,8 +9,11 @@ import ListFormat
 /// ``LMDBEnvironment/write(_:)`` can grow the map and redo) and everything else as
 /// ``ChangeLogError``.
 struct LogStore: Sendable {
-    /// The version of the database layout, stored under ``formatKey`` in `meta`.
+    /// The version of the database layout, stored under ``formatKey`` in `meta`: a new log's.
     static let layoutVersion: UInt8 = 1
+    /// The layout version of a log that holds compressed chunks: a log moves to it when its
+    /// first compressed chunk or dictionary is written.
+    static let compressedLayoutVersion: UInt8 = 2
     /// The `meta` key of the layout version.
     static let formatKey = Array("format".utf8)
 
@@ -205,7 +208,25 @@ struct LogStore: Sendable {
         let body = try body(at: latest.revision, in: transaction)
         var loader = SnapshotLoader()
         let stored = try snapshot(of: body, revision: latest.revision, loader: &loader, in: transaction)
-        return LatestRevision(revision: latest.revision, checksum: latest.checksum ?? 0, stored: stored)
+        return LatestRevision(
+            revision: latest.revision, checksum: latest.checksum ?? 0, stored: stored,
+            compression: ChunkCompressionState(dictionary: try dictionary(of: body, in: transaction)))
+    }
+
+    /// The dictionary the writer compresses with after `body`'s revision: the one its first
+    /// compressed section run names, if any.
+    private func dictionary(
+        of body: RevisionRecordBody, in transaction: borrowing LMDBTransaction
+    ) throws -> CompressionDictionary? {
+        for runID in body.sectionRuns {
+            let named = try transaction.withValue(forKey: runID.bigEndianKey, in: chunks) { bytes -> UInt64? in
+                guard let bytes, bytes.first == Chunk.Kind.compressed.rawValue else { return nil }
+                return try? ChunkCompression.header(of: bytes).dictionaryID
+            }
+            guard let named else { continue }
+            return named == 0 ? nil : try transaction.compressionDictionary(named, in: chunks)
+        }
+        return nil
     }
 
     /// The identifier the next new chunk gets: one more than the largest stored.

@@ -28,6 +28,9 @@ struct PreparedAppend: Sendable {
     var revisions: [AppendedRevision]
     /// The log's end once these are stored.
     var end: LogEnd
+    /// Whether a chunk is compressed or a dictionary: the log's layout version becomes
+    /// ``LogStore/compressedLayoutVersion``.
+    var usesCompression = false
 }
 
 // Appending, in two parts: preparing a request's records and chunks needs no transaction, only
@@ -75,7 +78,7 @@ extension LogStore {
                 revision: baseRevision, path: path)
         }
         var current = base?.stored ?? .empty
-        var planner = ChunkPlanner(nextID: end.nextChunkID)
+        var planner = ChunkPlanner(nextID: end.nextChunkID, compression: base?.compression ?? ChunkCompressionState())
         var records: [(revision: UInt64, bytes: [UInt8])] = []
         var appended: [AppendedRevision] = []
         records.reserveCapacity(entries.count)
@@ -129,15 +132,21 @@ extension LogStore {
         let checksum = records.last.flatMap { record in
             record.bytes.withUnsafeBytes { RevisionRecordBody.storedChecksum(of: $0) }
         }
-        let latest = LatestRevision(revision: revision, checksum: checksum ?? 0, stored: current)
+        let latest = LatestRevision(
+            revision: revision, checksum: checksum ?? 0, stored: current, compression: planner.compression)
         return PreparedAppend(
             chunks: planner.newChunks, records: records, revisions: appended,
-            end: LogEnd(latest: latest, nextChunkID: planner.nextID))
+            end: LogEnd(latest: latest, nextChunkID: planner.nextID), usesCompression: planner.usesCompression)
     }
 
     /// Puts `prepared`'s chunks and records; the transaction must end where they were prepared
     /// after.
     func put(_ prepared: PreparedAppend, in transaction: borrowing LMDBTransaction) throws {
+        // A reader that predates compressed chunks refuses the log at its layout version, rather
+        // than failing on its first compressed chunk as if it were damaged.
+        if prepared.usesCompression, try transaction.value(forKey: Self.formatKey, in: meta) == [Self.layoutVersion] {
+            try transaction.put([Self.compressedLayoutVersion], forKey: Self.formatKey, in: meta)
+        }
         for chunk in prepared.chunks {
             try transaction.put(chunk.value, forKey: chunk.id.bigEndianKey, in: chunks, flags: .append)
         }

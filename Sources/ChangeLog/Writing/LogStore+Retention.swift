@@ -47,7 +47,9 @@ extension LogStore {
             var more = try cursor.move(to: .first)
             while more {
                 let key = try cursor.currentKey()
-                if let id = UInt64(bigEndianKey: key), live.contains(id) {
+                // Dictionaries are kept: compressed chunks name them, and a log holds one or two.
+                let isDictionary = try cursor.withCurrent { $1.first == Chunk.Kind.dictionary.rawValue }
+                if let id = UInt64(bigEndianKey: key), live.contains(id) || isDictionary {
                     more = try cursor.move(to: .next)
                 } else {
                     try cursor.deleteCurrent()

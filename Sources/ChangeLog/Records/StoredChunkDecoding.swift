@@ -1,0 +1,86 @@
+/// Reading a stored chunk's content: a compressed chunk (kind `5`) is decompressed with the
+/// dictionary it names, itself a chunk (kind `6`), before it is decoded; a chunk of another kind
+/// is its content as it is.
+extension LMDBTransaction {
+    /// Decodes the content of chunk `id` (checksum already checked and removed), decompressing it
+    /// first if it is compressed, and fingerprints the plain content.
+    ///
+    /// - Throws: ``ChunkFailure`` naming the chunk, or its dictionary when that is missing or
+    ///   damaged; ``LMDBError``.
+    func decodeChunk(
+        _ stored: UnsafeRawBufferPointer, id: UInt64, in chunks: LMDBDatabase
+    ) throws -> (chunk: Chunk, fingerprint: Fingerprint) {
+        guard stored.first == Chunk.Kind.compressed.rawValue else {
+            return try Self.decode(plain: stored, id: id)
+        }
+        let header: (dictionaryID: UInt64, length: Int, frameStart: Int)
+        do throws(RecordDecodingError) {
+            header = try ChunkCompression.header(of: stored)
+        } catch {
+            throw ChunkFailure(chunkID: id, kind: .malformed(error))
+        }
+        let dictionary = header.dictionaryID == 0 ? nil : try self.dictionary(header.dictionaryID, for: id, in: chunks)
+        let content: [UInt8]
+        do throws(RecordDecodingError) {
+            content = try ChunkCompression.decompress(
+                UnsafeRawBufferPointer(rebasing: stored[header.frameStart...]), length: header.length,
+                dictionary: dictionary)
+        } catch {
+            throw ChunkFailure(chunkID: id, kind: .malformed(error))
+        }
+        return try content.withUnsafeBytes { plain in
+            guard plain.first != Chunk.Kind.compressed.rawValue, plain.first != Chunk.Kind.dictionary.rawValue
+            else {
+                throw ChunkFailure(
+                    chunkID: id,
+                    kind: .malformed(RecordDecodingError(offset: 0, reason: "compressed content of kind \(plain[0])")))
+            }
+            return try Self.decode(plain: plain, id: id)
+        }
+    }
+
+    private static func decode(plain: UnsafeRawBufferPointer, id: UInt64) throws -> (
+        chunk: Chunk, fingerprint: Fingerprint
+    ) {
+        do throws(RecordDecodingError) {
+            return (try Chunk(content: plain), ContentHash.fingerprint(plain))
+        } catch {
+            throw ChunkFailure(chunkID: id, kind: .malformed(error))
+        }
+    }
+
+    /// The dictionary stored as chunk `dictionaryID`, which chunk `user` names.
+    private func dictionary(
+        _ dictionaryID: UInt64, for user: UInt64, in chunks: LMDBDatabase
+    ) throws -> DecompressionDictionary {
+        try withValue(forKey: dictionaryID.bigEndianKey, in: chunks) { bytes in
+            guard let bytes else { throw ChunkFailure(chunkID: dictionaryID, kind: .missing) }
+            switch SealCheck(bytes, seed: dictionaryID) {
+            case .valid(let content):
+                guard content.first == Chunk.Kind.dictionary.rawValue,
+                    let dictionary = DecompressionDictionary.cached(
+                        for: UnsafeRawBufferPointer(rebasing: content.dropFirst()))
+                else {
+                    throw ChunkFailure(
+                        chunkID: dictionaryID,
+                        kind: .inconsistent("chunk \(user) names it as its dictionary, but it holds no dictionary"))
+                }
+                return dictionary
+            case .tooShort:
+                throw ChunkFailure(chunkID: dictionaryID, kind: .checksumMismatch(stored: nil, computed: nil))
+            case .mismatch(let stored, let computed):
+                throw ChunkFailure(chunkID: dictionaryID, kind: .checksumMismatch(stored: stored, computed: computed))
+            }
+        }
+    }
+
+    /// The dictionary stored as chunk `id`, digested for compression; `nil` when it is not one.
+    func compressionDictionary(_ id: UInt64, in chunks: LMDBDatabase) throws -> CompressionDictionary? {
+        try withValue(forKey: id.bigEndianKey, in: chunks) { bytes in
+            guard let bytes, case .valid(let content) = SealCheck(bytes, seed: id),
+                content.first == Chunk.Kind.dictionary.rawValue
+            else { return nil }
+            return CompressionDictionary(id: id, bytes: UnsafeRawBufferPointer(rebasing: content.dropFirst()))
+        }
+    }
+}
