@@ -39,7 +39,7 @@ enum RevisionLines {
     /// Writes the lines of consecutive records (``line(_:)``'s or ``changesOnlyLine(_:)``'s
     /// bytes), copying each snapshot section a record shares with the record before it from
     /// that record's line rather than writing it again.
-    struct Encoder {
+    struct Encoder: RevisionLineWriting {
         /// Whether the lines leave out their snapshots.
         let changesOnly: Bool
         private var lines = RevisionLineEncoder()
@@ -59,5 +59,25 @@ enum RevisionLines {
                     snapshot: record.snapshot, changes: record.changes, to: &bytes)
             }
         }
+    }
+}
+
+/// What turns consecutive revisions into revision lines, for ``RevisionRangeStream``.
+protocol RevisionLineWriting {
+    /// The revisions written.
+    associatedtype Element: Sendable
+
+    /// Appends `element`'s line to `bytes`, without a trailing newline.
+    mutating func append(_ element: Element, to bytes: inout [UInt8])
+}
+
+/// Writes revisions read without their snapshots (``ChangeLog/changes(in:batchSize:)``) as
+/// revision lines without snapshots: the bytes of ``RevisionLines/changesOnlyLine(_:)`` for
+/// their full records.
+struct ChangesOnlyLines: RevisionLineWriting {
+    mutating func append(_ element: RevisionChanges, to bytes: inout [UInt8]) {
+        RevisionLine.appendChangesOnlyLine(
+            revision: element.revision, millisecondsSince1970: element.millisecondsSince1970, meta: element.meta,
+            changes: element.changes, to: &bytes)
     }
 }

@@ -26,12 +26,23 @@ enum RevisionRangeStream {
         _ records: Records, changesOnly: Bool, queueCapacity: Int, chunkBytes: Int = defaultChunkBytes,
         to writer: inout any ResponseBodyWriter
     ) async throws where Records.Element == RevisionRecord {
-        let queue = HandoffQueue<RevisionRecord>(capacity: queueCapacity)
+        try await write(
+            records, lines: RevisionLines.Encoder(changesOnly: changesOnly), queueCapacity: queueCapacity,
+            chunkBytes: chunkBytes, to: &writer)
+    }
+
+    /// Writes each element of `records` as the line `lines` makes of it, followed by a line
+    /// feed, then finishes the body; throws as ``write(_:changesOnly:queueCapacity:chunkBytes:to:)``.
+    static func write<Records: AsyncSequence & Sendable, Lines: RevisionLineWriting>(
+        _ records: Records, lines: Lines, queueCapacity: Int, chunkBytes: Int = defaultChunkBytes,
+        to writer: inout any ResponseBodyWriter
+    ) async throws where Records.Element == Lines.Element {
+        var lines = lines
+        let queue = HandoffQueue<Lines.Element>(capacity: queueCapacity)
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask { await produce(records, into: queue) }
             // Whichever way the writing ends, the producer stops at its next push.
             defer { queue.close() }
-            var lines = RevisionLines.Encoder(changesOnly: changesOnly)
             var chunk: [UInt8] = []
             chunk.reserveCapacity(chunkBytes)
             while let taken = await queue.next() {
@@ -57,8 +68,8 @@ enum RevisionRangeStream {
 
     /// Pushes each record of `records` into `queue` until the sequence ends, fails, or the
     /// queue is closed; then finishes the queue (with the failure, if any).
-    static func produce<Records: AsyncSequence>(_ records: Records, into queue: HandoffQueue<RevisionRecord>) async
-    where Records.Element == RevisionRecord {
+    static func produce<Records: AsyncSequence>(_ records: Records, into queue: HandoffQueue<Records.Element>) async
+    where Records.Element: Sendable {
         do {
             for try await record in records {
                 guard await queue.push(record) else { break }

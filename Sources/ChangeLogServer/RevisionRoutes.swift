@@ -54,10 +54,19 @@ enum RevisionRoutes {
             for bound in [lower, upper] where latest == 0 || !(first...latest).contains(bound) {
                 throw APIError.notFound("revision \(bound) is not in the log: \(holdings)")
             }
-            let records = log.records(in: lower...upper, batchSize: batchSize)
-            body = ResponseBody { writer in
-                try await RevisionRangeStream.write(
-                    records, changesOnly: changesOnly, queueCapacity: batchSize, to: &writer)
+            if changesOnly {
+                // No snapshot is written, so none is read.
+                let changes = log.changes(in: lower...upper, batchSize: batchSize)
+                body = ResponseBody { writer in
+                    try await RevisionRangeStream.write(
+                        changes, lines: ChangesOnlyLines(), queueCapacity: batchSize, to: &writer)
+                }
+            } else {
+                let records = log.records(in: lower...upper, batchSize: batchSize)
+                body = ResponseBody { writer in
+                    try await RevisionRangeStream.write(
+                        records, changesOnly: false, queueCapacity: batchSize, to: &writer)
+                }
             }
         }
         return Response(status: .ok, headers: [.contentType: "application/x-ndjson"], body: body)

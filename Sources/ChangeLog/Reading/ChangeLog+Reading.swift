@@ -73,4 +73,30 @@ extension ChangeLog {
     public func records(from revision: UInt64, batchSize: Int = 64) -> RevisionRecords {
         RevisionRecords(log: self, start: revision, end: nil, batchSize: batchSize)
     }
+
+    /// The changes of `revision`, from its record alone: no snapshot chunk is read.
+    ///
+    /// - Throws: ``ChangeLogError`` naming the revision, as ``record(at:)`` does for the record
+    ///   itself.
+    /// - Complexity: O(*c*), where *c* is the number of operations of the changes.
+    public func changes(at revision: UInt64) throws(ChangeLogError) -> RevisionChanges {
+        try store.read(during: "reading") { transaction in
+            try store.changes(at: revision, in: transaction)
+        }
+    }
+
+    /// The changes of every revision in `range`, oldest first, read as ``records(in:batchSize:)``
+    /// reads records but from the revision records alone: no snapshot is read or decoded.
+    ///
+    /// Iterating throws as ``records(in:batchSize:)`` does, except for damage to a snapshot's
+    /// chunks, which these reads do not reach.
+    public func changes(in range: ClosedRange<UInt64>, batchSize: Int = 256) -> RevisionChangesSequence {
+        RevisionChangesSequence(log: self, start: range.lowerBound, end: range.upperBound, batchSize: batchSize)
+    }
+
+    /// The changes from `revision` to the latest revision, oldest first, as
+    /// ``records(from:batchSize:)`` reads records but without their snapshots.
+    public func changes(from revision: UInt64, batchSize: Int = 256) -> RevisionChangesSequence {
+        RevisionChangesSequence(log: self, start: revision, end: nil, batchSize: batchSize)
+    }
 }

@@ -49,11 +49,12 @@ extension ChangeLog {
     /// not lower it. O(1).
     public var bytesInUse: Int { store.environment.info().usedBytes }
 
-    /// Reads every revision once and adds up the log's figures.
+    /// Reads every revision's record once (not its snapshot: ``changes(in:batchSize:)``) and
+    /// adds up the log's figures.
     ///
     /// - Parameter progress: called now and then with the number of revisions read.
     /// - Throws: ``ChangeLogError`` when a revision cannot be read.
-    /// - Complexity: O(*r* · *n*): every revision's record is read.
+    /// - Complexity: O(*r* + *c*), where *r* counts the revisions and *c* their operations.
     public func statistics(progress: (Int) -> Void = { _ in }) async throws(ChangeLogError) -> Statistics {
         var statistics = Statistics()
         let dataFile = URL(fileURLWithPath: path).appendingPathComponent("data.mdb").path
@@ -78,14 +79,15 @@ extension ChangeLog {
         statistics.revisions = first...latest
         var firstTime: Int64?
         var lastTime: Int64 = 0
-        for try await record in records(in: first...latest) {
+        // The figures need no snapshot: the records' own totals say each one's size.
+        for try await revision in changes(in: first...latest) {
             statistics.revisionCount += 1
-            firstTime = firstTime ?? record.millisecondsSince1970
-            lastTime = record.millisecondsSince1970
-            statistics.operations += record.changes.counts
-            if record.snapshot.itemCount > statistics.largestSnapshot?.items ?? -1 {
+            firstTime = firstTime ?? revision.millisecondsSince1970
+            lastTime = revision.millisecondsSince1970
+            statistics.operations += revision.changes.counts
+            if revision.itemCount > statistics.largestSnapshot?.items ?? -1 {
                 statistics.largestSnapshot = SnapshotSize(
-                    revision: record.revision, items: record.snapshot.itemCount, sections: record.snapshot.sectionCount)
+                    revision: revision.revision, items: revision.itemCount, sections: revision.sectionCount)
             }
             if statistics.revisionCount % 100 == 0 { progress(statistics.revisionCount) }
         }

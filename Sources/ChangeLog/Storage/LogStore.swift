@@ -171,25 +171,6 @@ struct LogStore: Sendable {
             changes: body.changes)
     }
 
-    /// The records of `revisions` in order, up to the first one that cannot be read, and that
-    /// one's error: readers hand out the records before a missing or damaged revision, then fail.
-    func records(
-        _ revisions: ClosedRange<UInt64>, loader: inout SnapshotLoader, in transaction: borrowing LMDBTransaction
-    ) -> (records: [RevisionRecord], failure: (any Error)?) {
-        var records: [RevisionRecord] = []
-        // The range may reach far past the latest revision (`records(in: 1...UInt64.max)`): the
-        // reads stop there, so reserve for a batch of ordinary size at most.
-        records.reserveCapacity(Int(Swift.min(revisions.upperBound - revisions.lowerBound, 1_023)) + 1)
-        for revision in revisions {
-            do {
-                records.append(try record(at: revision, loader: &loader, in: transaction))
-            } catch {
-                return (records, error)
-            }
-        }
-        return (records, nil)
-    }
-
     /// The latest revision with its chunks: `cached` when it is still the latest stored one,
     /// otherwise read from the log. `nil` for an empty log.
     func loadLatest(cached: LatestRevision?, in transaction: borrowing LMDBTransaction) throws -> LatestRevision? {

@@ -15,7 +15,25 @@ extension LiveFeed {
         from start: UInt64, as id: MemberID, sendingStored sendStored: (RevisionRecord) async -> Bool,
         then member: (_ after: UInt64) -> Member
     ) async throws(ChangeLogError) -> Bool {
-        var cursor = RevisionCursor(store: store, next: Swift.max(start, 1), batchSize: Self.batchSize)
+        try await follow(from: start, as: id, decoding: RecordDecoding(), sendingStored: sendStored, then: member)
+    }
+
+    /// Follows the log from `start` on as ``follow(from:as:sendingStored:then:)`` does, reading
+    /// the stored revisions' changes alone (no snapshot chunk): for a follower that does not
+    /// need the stored revisions' snapshots. The live ones come from the feed as full records.
+    package func followChanges(
+        from start: UInt64, as id: MemberID, sendingStored sendStored: (RevisionChanges) async -> Bool,
+        then member: (_ after: UInt64) -> Member
+    ) async throws(ChangeLogError) -> Bool {
+        try await follow(from: start, as: id, decoding: ChangesDecoding(), sendingStored: sendStored, then: member)
+    }
+
+    private func follow<Decoding: RevisionDecoding>(
+        from start: UInt64, as id: MemberID, decoding: Decoding,
+        sendingStored sendStored: (Decoding.Element) async -> Bool, then member: (_ after: UInt64) -> Member
+    ) async throws(ChangeLogError) -> Bool {
+        var cursor = RevisionCursor(
+            store: store, next: Swift.max(start, 1), batchSize: Self.batchSize, decoding: decoding)
         while true {
             let batch = try cursor.read(upTo: nil)
             for record in batch.records {

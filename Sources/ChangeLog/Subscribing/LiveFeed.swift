@@ -129,10 +129,10 @@ package final class LiveFeed: Sendable {
     /// Reads the log from `start` on and publishes each revision, until the feed stops or a
     /// read fails. Runs on the cooperative pool (a detached task), whoever its members are.
     private func run(generation: UInt64, from start: UInt64, listener: CommitNotifier.ListenerID) async {
-        var cursor = RevisionCursor(store: store, next: start, batchSize: Self.batchSize)
+        var cursor = RecordCursor(store: store, next: start, batchSize: Self.batchSize)
         var lastNotified: UInt64 = 0
         while !Task.isCancelled {
-            let batch: RevisionCursor.Batch
+            let batch: RecordCursor.Batch
             do {
                 batch = try cursor.read(upTo: nil)
             } catch {

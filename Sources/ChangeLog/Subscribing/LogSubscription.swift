@@ -102,7 +102,7 @@ public struct LogSubscription: AsyncSequence, Sendable {
         private let batchSize: Int
         private var phase = Phase.starting
         /// The subscription's position: the next revision to deliver.
-        private var cursor: RevisionCursor
+        private var cursor: RecordCursor
         private var buffer: [RevisionRecord] = []
         private var bufferIndex = 0
         private var listener: CommitListener?
@@ -113,7 +113,7 @@ public struct LogSubscription: AsyncSequence, Sendable {
             self.log = log
             self.startRevision = startRevision
             self.batchSize = batchSize
-            cursor = RevisionCursor(store: log.store, next: startRevision, batchSize: batchSize)
+            cursor = RecordCursor(store: log.store, next: startRevision, batchSize: batchSize)
         }
 
         /// The next event: a revision, or the caught-up marker; waits while no newer revision
@@ -194,7 +194,7 @@ public struct LogSubscription: AsyncSequence, Sendable {
             listener = CommitListener(notifier: log.notifier)
             let (first, latest) = try await Self.measure(log.store, from: startRevision)
             let next = startRevision <= 1 ? first ?? 1 : startRevision
-            cursor = RevisionCursor(store: log.store, next: next, batchSize: batchSize, startsAtOldest: false)
+            cursor = RecordCursor(store: log.store, next: next, batchSize: batchSize, startsAtOldest: false)
             phase = .catchingUp(end: latest)
         }
 
@@ -247,8 +247,8 @@ public struct LogSubscription: AsyncSequence, Sendable {
 
         /// Reads one batch from `cursor`, on the cooperative pool rather than the caller's actor.
         @concurrent
-        private static func read(_ cursor: RevisionCursor, upTo end: UInt64?) async throws(ChangeLogError) -> (
-            RevisionCursor, RevisionCursor.Batch
+        private static func read(_ cursor: RecordCursor, upTo end: UInt64?) async throws(ChangeLogError) -> (
+            RecordCursor, RecordCursor.Batch
         ) {
             var cursor = cursor
             let batch = try cursor.read(upTo: end)

@@ -1,15 +1,17 @@
-/// A position in a log and the reading from it: the records from ``next`` on, in short read
-/// transactions of at most ``batchSize`` revisions each, decoded by one ``SnapshotLoader`` so
-/// that sections unchanged since the previous revision are decoded once.
+/// A position in a log and the reading from it: the revisions from ``next`` on, in short read
+/// transactions of at most ``batchSize`` revisions each, decoded by one ``RevisionDecoding``:
+/// full records (``RecordCursor``), whose one ``SnapshotLoader`` decodes the sections unchanged
+/// since the previous revision once, or the changes alone (``ChangesCursor``), which read no
+/// snapshot chunk.
 ///
 /// Both readers of live revisions use it: the ``LiveFeed``'s task, and a ``LogSubscription``
 /// while it catches up. It reads on whatever thread calls ``read(upTo:)``; its callers make
 /// sure that is never a subscriber's actor (<doc:SubscriptionThreads> says where each one runs).
-struct RevisionCursor: Sendable {
+struct RevisionCursor<Decoding: RevisionDecoding>: Sendable {
     /// What one read returned.
     struct Batch: Sendable {
-        /// The records read, consecutive from the cursor's position.
-        var records: [RevisionRecord]
+        /// The revisions read, consecutive from the cursor's position.
+        var records: [Decoding.Element]
         /// The error of the revision after `records`, when it could not be read (never set
         /// with `records` empty: then the read throws).
         var failure: ChangeLogError?
@@ -27,12 +29,13 @@ struct RevisionCursor: Sendable {
     private var startsAtOldest: Bool
     /// Set once a read returned revision `UInt64.max`, after which nothing can follow.
     private(set) var isExhausted = false
-    private var loader = SnapshotLoader()
+    private var decoding: Decoding
 
     /// A cursor at `next`; when `startsAtOldest` (by default, when `next` is 0 or 1), the first
     /// read starts at the oldest revision stored.
-    init(store: LogStore, next: UInt64, batchSize: Int, startsAtOldest: Bool? = nil) {
+    init(store: LogStore, next: UInt64, batchSize: Int, startsAtOldest: Bool? = nil, decoding: Decoding) {
         self.store = store
+        self.decoding = decoding
         self.next = Swift.max(next, 1)
         self.startsAtOldest = startsAtOldest ?? (next <= 1)
         self.batchSize = Swift.max(1, batchSize)
@@ -63,10 +66,10 @@ struct RevisionCursor: Sendable {
         let requested = next
         let startsAtOldest = startsAtOldest
         let batchSize = UInt64(batchSize)
-        var loader = self.loader
+        var decoding = self.decoding
         ReadingProbe.recordRead()
         let (records, unreadable, latest) = try store.read(during: "reading") {
-            transaction -> (records: [RevisionRecord], failure: (any Error)?, latest: UInt64) in
+            transaction -> (records: [Decoding.Element], failure: (any Error)?, latest: UInt64) in
             let latest = try store.latest(in: transaction)?.revision ?? 0
             var first = requested
             if startsAtOldest {
@@ -75,10 +78,10 @@ struct RevisionCursor: Sendable {
             let (candidate, overflow) = first.addingReportingOverflow(batchSize - 1)
             let last = Swift.min(overflow ? .max : candidate, end ?? .max, latest)
             guard last >= first else { return ([], nil, latest) }
-            let (records, failure) = store.records(first...last, loader: &loader, in: transaction)
+            let (records, failure) = store.elements(first...last, decoding: &decoding, in: transaction)
             return (records, failure, latest)
         }
-        self.loader = loader
+        self.decoding = decoding
         var failure: ChangeLogError?
         if let unreadable {
             let error = ChangeLogError.wrapping(unreadable, path: store.path, during: "reading")
@@ -87,9 +90,23 @@ struct RevisionCursor: Sendable {
             guard !records.isEmpty else { throw error }
             failure = error
         }
-        if let last = records.last?.revision {
+        if let last = records.last.map(Decoding.revision(of:)) {
             skip(past: last)
         }
         return Batch(records: records, failure: failure, latest: latest)
+    }
+}
+
+/// A cursor that reads full records.
+typealias RecordCursor = RevisionCursor<RecordDecoding>
+
+/// A cursor that reads the changes alone.
+typealias ChangesCursor = RevisionCursor<ChangesDecoding>
+
+extension RevisionCursor where Decoding == RecordDecoding {
+    /// A cursor of full records at `next` (see ``init(store:next:batchSize:startsAtOldest:decoding:)``).
+    init(store: LogStore, next: UInt64, batchSize: Int, startsAtOldest: Bool? = nil) {
+        self.init(
+            store: store, next: next, batchSize: batchSize, startsAtOldest: startsAtOldest, decoding: RecordDecoding())
     }
 }

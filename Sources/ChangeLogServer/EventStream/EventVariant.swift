@@ -23,4 +23,10 @@ enum EventVariant: Hashable, Sendable {
             }
         return ServerSentEvents.revision(record.revision, line: line)
     }
+
+    /// The changes-only event of a revision read without its snapshot: the bytes of
+    /// ``changesOnly``'s event for its full record.
+    static func event(for changes: RevisionChanges) -> ByteBuffer {
+        ServerSentEvents.revision(changes.revision, line: changes.jsonLine())
+    }
 }

@@ -69,7 +69,7 @@ final class LiveEvents: Sendable {
     }
 
     /// Sends the revisions from `start` on into `buffer`: first the stored ones, read from the
-    /// log as fast as the stream takes them, then live ones, pushed by the log's feed once the
+    /// log as fast as the stream takes them (without their snapshots for ``EventVariant/changesOnly``), then live ones, pushed by the log's feed once the
     /// stream joined it as member `id` (the handover has no gap and no duplicate: `LiveFeed`
     /// in ChangeLog holds the argument). Returns once it joined, or when the buffer ended or a
     /// read failed (then the buffer ends with a comment saying why).
@@ -79,10 +79,21 @@ final class LiveEvents: Sendable {
         async
     {
         do {
-            _ = try await log.feed.follow(
-                from: start, as: id,
-                sendingStored: { record in await buffer.pushWaitingForRoom(variant.event(for: record)) != .closed },
-                then: { after in member(after: after, variant: variant, into: buffer) })
+            switch variant {
+            case .full:
+                _ = try await log.feed.follow(
+                    from: start, as: id,
+                    sendingStored: { record in await buffer.pushWaitingForRoom(variant.event(for: record)) != .closed },
+                    then: { after in member(after: after, variant: variant, into: buffer) })
+            case .changesOnly:
+                // The stored revisions' snapshots are not sent, so they are not read either.
+                _ = try await log.feed.followChanges(
+                    from: start, as: id,
+                    sendingStored: { changes in
+                        await buffer.pushWaitingForRoom(EventVariant.event(for: changes)) != .closed
+                    },
+                    then: { after in member(after: after, variant: variant, into: buffer) })
+            }
         } catch {
             buffer.finish(comment: ServerSentEvents.readFailure(error))
         }

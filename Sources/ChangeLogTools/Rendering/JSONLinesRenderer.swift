@@ -33,6 +33,13 @@ public final class JSONLinesRenderer: ListRenderer {
 
     /// Writes `{"revision":r,"changes":{changes}}`.
     public func performBatchUpdates(_ changes: LogChanges, resultingIn snapshot: LogSnapshot) {
+        writeBatch(changes)
+    }
+
+    /// Writes `{"revision":r,"changes":{changes}}`, as ``performBatchUpdates(_:resultingIn:)``
+    /// does: the line needs no snapshot, so a replay can read the changes alone
+    /// (`ChangeLog.replayChanges(_:reload:apply:progress:)`).
+    public func writeBatch(_ changes: LogChanges) {
         write("{\(prefix)\"changes\":\(changes.formatJSON())}")
     }
 

@@ -48,8 +48,9 @@ struct LogCommand: AsyncParsableCommand {
             while true {
                 let lower = upper >= range.lowerBound + 255 ? upper - 255 : range.lowerBound
                 var lines: [String] = []
-                for try await record in log.records(in: lower...upper) {
-                    lines.append(RevisionText.oneLine(record))
+                // A line shows no snapshot, so none is read.
+                for try await revision in log.changes(in: lower...upper) {
+                    lines.append(RevisionText.oneLine(revision))
                 }
                 for line in lines.reversed() { StandardOutput.writeLine(line) }
                 try StandardOutput.check()

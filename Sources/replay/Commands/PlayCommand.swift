@@ -137,10 +137,19 @@ struct PlayArguments: ParsableArguments {
             return try await log.replay(
                 range, into: &target, willApply: { renderer.revision = $0 }, progress: onProgress)
         case .jsonl:
+            // Its lines show the first snapshot, then changes only: no other snapshot is read.
             let renderer = JSONLinesRenderer { StandardOutput.writeLine($0) }
-            var target = renderer
-            return try await log.replay(
-                range, into: &target, willApply: { renderer.revision = $0 }, progress: onProgress)
+            let (replayed, batches) = try await log.replayChanges(
+                range,
+                reload: { revision, snapshot in
+                    renderer.revision = revision
+                    renderer.reloadData(snapshot)
+                },
+                apply: { revision in
+                    renderer.revision = revision.revision
+                    renderer.writeBatch(revision.changes)
+                }, progress: onProgress)
+            return ReplayReport(range: replayed, batchesApplied: batches, refusal: nil)
         }
     }
 }

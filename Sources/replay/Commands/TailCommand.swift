@@ -16,6 +16,7 @@ struct TailCommand: AsyncParsableCommand {
             Examples:
               replay tail --log app.lmdb --from 1 --follow
               replay tail --follow --json | my-renderer
+              replay tail --log app.lmdb --from 1 --json --changes-only
             """
     )
 
@@ -30,9 +31,19 @@ struct TailCommand: AsyncParsableCommand {
     @Flag(help: "Print each revision as one revision line of the interchange format (JSON).")
     var json = false
 
+    @Flag(
+        help: ArgumentHelp(
+            "With --json: leave each line's snapshot out (revision, time, meta and changes), for a renderer "
+                + "that holds the list; the snapshots are then not read."))
+    var changesOnly = false
+
     func validate() throws {
         if from == 0 { throw ValidationError("revisions count from 1") }
+        if changesOnly, !json { throw ValidationError("--changes-only shapes the --json lines; add --json") }
     }
+
+    /// How each revision is printed.
+    private var format: LineFormat { json ? (changesOnly ? .changesOnly : .json) : .text }
 
     func run() async throws {
         try await failingWithBadInput {
@@ -45,7 +56,12 @@ struct TailCommand: AsyncParsableCommand {
                 if start > latest {
                     throw InputError.outOfRange(start, in: log, first: try log.firstRevision, latest: latest)
                 }
-                for try await record in log.records(in: start...latest) { try Self.emit(record, json: json) }
+                if format == .json {
+                    for try await record in log.records(in: start...latest) { try Self.emit(record, as: format) }
+                } else {
+                    // Neither a text line nor a changes-only line shows a snapshot: none is read.
+                    for try await revision in log.changes(in: start...latest) { try Self.emit(revision, as: format) }
+                }
                 return
             }
             if start > latest + 1 {
@@ -53,7 +69,7 @@ struct TailCommand: AsyncParsableCommand {
                 let holds = latest == 0 ? "\(log.path) is empty" : "the latest revision of \(log.path) is \(latest)"
                 printError("waiting for revision \(start); \(holds)")
             }
-            try await Self.follow(log, from: start, json: json)
+            try await Self.follow(log, from: start, format: format)
         }
     }
 
@@ -62,11 +78,11 @@ struct TailCommand: AsyncParsableCommand {
 
     /// Prints the revisions from `start` as they come, until interrupted, or until the log is
     /// deleted, replaced or damaged: nothing would arrive from the old file any more.
-    private static func follow(_ log: ChangeLog, from start: UInt64, json: Bool) async throws {
+    private static func follow(_ log: ChangeLog, from start: UInt64, format: LineFormat) async throws {
         try await withThrowingTaskGroup { group in
             group.addTask {
                 for try await event in log.subscribe(from: start) {
-                    if case .revision(let record) = event { try emit(record, json: json) }
+                    if case .revision(let record) = event { try emit(record, as: format) }
                 }
             }
             group.addTask {
@@ -86,9 +102,29 @@ struct TailCommand: AsyncParsableCommand {
         }
     }
 
+    /// How `tail` prints a revision.
+    enum LineFormat {
+        /// One line of text (`RevisionText.oneLine`).
+        case text
+        /// The interchange format's revision line.
+        case json
+        /// The revision line without its snapshot.
+        case changesOnly
+    }
+
     /// Prints `record` at once: a follower reads each line as it comes.
-    private static func emit(_ record: RevisionRecord, json: Bool) throws(StandardOutput.Failure) {
-        StandardOutput.writeLine(json ? record.jsonLine() : RevisionText.oneLine(record))
+    private static func emit(_ record: RevisionRecord, as format: LineFormat) throws(StandardOutput.Failure) {
+        if format == .json {
+            StandardOutput.writeLine(record.jsonLine())
+            try StandardOutput.flush()
+        } else {
+            try emit(RevisionChanges(record), as: format)
+        }
+    }
+
+    /// Prints `revision` (read without its snapshot) as a text or changes-only line, at once.
+    private static func emit(_ revision: RevisionChanges, as format: LineFormat) throws(StandardOutput.Failure) {
+        StandardOutput.writeLine(format == .changesOnly ? revision.jsonLine() : RevisionText.oneLine(revision))
         try StandardOutput.flush()
     }
 }

@@ -6,9 +6,14 @@ import ListFormat
 enum RevisionText {
     /// `12  2026-11-20T10:00:00.000Z  commit=3f2a9c  sections +0 -0 ~0 *0  items +1 -0 ~2 *1`
     static func oneLine(_ record: RevisionRecord) -> String {
-        var line = "\(record.revision)  \(record.timeString)"
-        if !record.meta.isEmpty { line += "  " + meta(record.meta) }
-        return line + "  " + record.changes.counts.description
+        oneLine(RevisionChanges(record))
+    }
+
+    /// The same line, from the revision's changes alone (no snapshot read).
+    static func oneLine(_ revision: RevisionChanges) -> String {
+        var line = "\(revision.revision)  \(revision.timeString)"
+        if !revision.meta.isEmpty { line += "  " + meta(revision.meta) }
+        return line + "  " + revision.changes.counts.description
     }
 
     /// `key=value` pairs, sorted by key; keys and values are quoted (and control characters
