@@ -22,7 +22,7 @@ package enum HistoryAnalysis {
     /// What `changes`, which take `old` to `new`, touched.
     package static func touched(old: LogSnapshot, new: LogSnapshot, changes: LogChanges) -> Touched {
         var touched = Touched()
-        for offset in changes.deletedSections where offset < old.sections.count {
+        for offset in changes.deletedSections where old.sections.indices.contains(offset) {
             let section = old.sections[offset]
             touched.sections.insert(section.title)
             for item in section.items { touched.items.insert(item.id) }
