@@ -20,7 +20,8 @@ struct Replay: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             DemoCommand.self, ImportCommand.self, ExportCommand.self, DiffCommand.self, LogCommand.self,
-            ShowCommand.self, VerifyCommand.self, PlayCommand.self, ReduceCommand.self, TailCommand.self,
+            ShowCommand.self, HistoryCommand.self, VerifyCommand.self, PlayCommand.self, ReduceCommand.self,
+            TailCommand.self,
             StatsCommand.self, ServeCommand.self, ViewCommand.self,
         ]
     )
@@ -45,7 +46,8 @@ struct Replay: AsyncParsableCommand {
             do {
                 var command: any ParsableCommand
                 do {
-                    command = try parseAsRoot()
+                    command = try parseAsRoot(
+                        TimeArgument.joiningRelativeTimes(Array(CommandLine.arguments.dropFirst())))
                 } catch let error where exitCode(for: error) == .validationFailure {
                     let arguments = CommandLine.arguments.dropFirst()
                     let parserMessage = Self.message(for: error)

@@ -32,7 +32,7 @@ struct EverydayUseTests {
         #expect(
             mistyped.stderr
                 == "replay: unknown command 'paly' (did you mean 'play'?); the commands are demo, import, export, "
-                + "diff, log, show, verify, play, reduce, tail, stats, serve, view (see 'replay --help')\n")
+                + "diff, log, show, history, verify, play, reduce, tail, stats, serve, view (see 'replay --help')\n")
     }
 
     @Test("log -n N lists the newest N revisions of the range, as git log -n does")

@@ -12,12 +12,15 @@ struct ExportCommand: AsyncParsableCommand {
 
             Example:
               replay export --log app.lmdb --from 10 > history.jsonl
+              replay export --log app.lmdb --since 2026-11-20T10:00:00Z --where reason~sync > sync.jsonl
             """
     )
 
     @OptionGroup var logOptions: LogOptions
     @OptionGroup var inputOption: InputOption
     @OptionGroup var rangeOptions: RangeOptions
+    @OptionGroup var timeOptions: TimeRangeOptions
+    @OptionGroup var whereOptions: WhereOptions
 
     func validate() throws {
         try inputOption.validate(with: logOptions)
@@ -26,14 +29,16 @@ struct ExportCommand: AsyncParsableCommand {
     func run() async throws {
         try await failingWithBadInput {
             let log = try await inputOption.open(logOptions)
-            guard let range = try rangeOptions.range(in: log) else { return }
+            let filters = try whereOptions.filters()
+            guard let range = try timeOptions.narrow(rangeOptions.range(in: log), in: log) else { return }
             var progress = Progress("exporting revisions", total: Int(range.count))
             var done = 0
             for try await record in log.records(in: range) {
-                StandardOutput.writeLine(record.jsonLine())
-                try StandardOutput.check()
                 done += 1
                 progress.update(done)
+                guard MetaFilter.all(filters, match: record.meta) else { continue }
+                StandardOutput.writeLine(record.jsonLine())
+                try StandardOutput.check()
             }
             try StandardOutput.flush()
             progress.finish()

@@ -15,12 +15,15 @@ struct LogCommand: AsyncParsableCommand {
             Examples:
               replay log --log app.lmdb --from 100
               replay log --log app.lmdb -n 10
+              replay log --log app.lmdb --since -2h --where job=sync
             """
     )
 
     @OptionGroup var logOptions: LogOptions
     @OptionGroup var inputOption: InputOption
     @OptionGroup var rangeOptions: RangeOptions
+    @OptionGroup var timeOptions: TimeRangeOptions
+    @OptionGroup var whereOptions: WhereOptions
 
     @Option(
         name: [.customShort("n"), .customLong("max-count")],
@@ -37,7 +40,8 @@ struct LogCommand: AsyncParsableCommand {
     func run() async throws {
         try await failingWithBadInput {
             let log = try await inputOption.open(logOptions)
-            guard var range = try rangeOptions.range(in: log) else { return }
+            let filters = try whereOptions.filters()
+            guard var range = try timeOptions.narrow(rangeOptions.range(in: log), in: log) else { return }
             if let maxCount {
                 guard maxCount > 0 else { return }
                 let span = UInt64(maxCount) - 1
@@ -49,7 +53,8 @@ struct LogCommand: AsyncParsableCommand {
                 let lower = upper >= range.lowerBound + 255 ? upper - 255 : range.lowerBound
                 var lines: [String] = []
                 // A line shows no snapshot, so none is read.
-                for try await revision in log.changes(in: lower...upper) {
+                for try await revision in log.changes(in: lower...upper)
+                where MetaFilter.all(filters, match: revision.meta) {
                     lines.append(RevisionText.oneLine(revision))
                 }
                 for line in lines.reversed() { StandardOutput.writeLine(line) }

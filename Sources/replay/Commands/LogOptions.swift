@@ -32,6 +32,11 @@ struct LogOptions: ParsableArguments {
     /// read (its data file cut short meanwhile) ends the tool with status 2 and a message
     /// (``DataFileFault``).
     func openExisting() throws -> ChangeLog {
+        try Self.openExisting(at: path)
+    }
+
+    /// ``openExisting()`` for the log at `path`.
+    static func openExisting(at path: String) throws -> ChangeLog {
         DataFileFault.exitOnFault(readingLogAt: path)
         let log = try ChangeLog(path: path, options: .init(createIfMissing: false, readOnly: true, untrusted: true))
         if let withoutLock = log.readingWithoutLock, withoutLock.reason != .lockFileMissing {
@@ -49,39 +54,6 @@ struct LogOptions: ParsableArguments {
         try NewLogPlace.check(path)
         DataFileFault.exitOnFault(writingLogAt: path)
         return try ChangeLog(path: path, options: .init(createIfMissing: true, fileMode: fileMode))
-    }
-}
-
-/// `--from R` and `--to R`, shared by the commands that read a range of revisions.
-struct RangeOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The first revision (default: the oldest).", valueName: "revision"))
-    var from: UInt64?
-
-    @Option(help: ArgumentHelp("The last revision (default: the latest).", valueName: "revision"))
-    var to: UInt64?
-
-    func validate() throws {
-        if let from, let to, from > to {
-            throw ValidationError("--from \(from) is after --to \(to)")
-        }
-        if from == 0 || to == 0 { throw ValidationError("revisions count from 1") }
-    }
-
-    /// The range to read in `log`, or `nil` when the log is empty and no bound was given.
-    /// - Throws: an error naming the bound when it is outside the log's revisions.
-    func range(in log: ChangeLog) throws -> ClosedRange<UInt64>? {
-        let first = try log.firstRevision
-        let latest = try log.latestRevision
-        if latest == 0 {
-            if from == nil && to == nil { return nil }
-            throw InputError.outOfRange(from ?? to ?? 1, in: log, first: first, latest: latest)
-        }
-        let lower = from ?? first
-        let upper = to ?? latest
-        for bound in [lower, upper] where bound < first || bound > latest {
-            throw InputError.outOfRange(bound, in: log, first: first, latest: latest)
-        }
-        return lower...upper
     }
 }
 

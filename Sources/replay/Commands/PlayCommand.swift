@@ -47,6 +47,7 @@ struct PlayArguments: ParsableArguments {
     @OptionGroup var logOptions: LogOptions
     @OptionGroup var inputOption: InputOption
     @OptionGroup var rangeOptions: RangeOptions
+    @OptionGroup var timeOptions: TimeRangeOptions
 
     @Option(help: "The renderer: strict, text or jsonl.")
     var into: Renderer = .strict
@@ -115,7 +116,7 @@ struct PlayArguments: ParsableArguments {
     /// Replays the range into the chosen renderer, with progress on standard error.
     private func replay(checker: OneBatchChecker) async throws -> ReplayReport {
         let log = try await inputOption.open(logOptions)
-        let range = try rangeOptions.range(in: log)
+        let range = try timeOptions.narrowRequiringOne(rangeOptions.range(in: log), in: log)
         var progress = Progress("replaying revisions", total: range.map { Int($0.count) })
         var done = 0
         let onProgress: (UInt64) -> Void = { _ in

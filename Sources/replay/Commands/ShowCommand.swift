@@ -15,11 +15,20 @@ struct ShowCommand: AsyncParsableCommand {
             Examples:
               replay show 12 --log app.lmdb
               replay show 12 --json
+              replay show --at 2026-11-20T10:42:00Z
+              replay show --at -2h
             """
     )
 
     @Argument(help: ArgumentHelp("The revision to show.", valueName: "revision"))
-    var revision: UInt64
+    var revision: UInt64?
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Show the revision that was current at this time: RFC 3339 (2026-11-20T10:42:00Z) or before now (-2h).",
+            valueName: "time"))
+    var at: String?
 
     @OptionGroup var logOptions: LogOptions
     @OptionGroup var inputOption: InputOption
@@ -29,11 +38,18 @@ struct ShowCommand: AsyncParsableCommand {
 
     func validate() throws {
         try inputOption.validate(with: logOptions)
+        switch (revision, at) {
+        case (nil, nil): throw ValidationError("give a revision, or --at TIME for the revision current then")
+        case (.some, .some): throw ValidationError("give a revision or --at TIME, not both")
+        default: break
+        }
+        if let at { _ = try TimeArgument.milliseconds(at, option: "--at") }
     }
 
     func run() async throws {
         try await failingWithBadInput {
             let log = try await inputOption.open(logOptions)
+            let revision = try self.revision ?? TimeArgument.revision(at: at!, in: log)
             let record = try RevisionLookup.record(revision, in: log)
             if json {
                 print(record.jsonLine())

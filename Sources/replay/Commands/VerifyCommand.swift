@@ -23,6 +23,7 @@ struct VerifyCommand: AsyncParsableCommand {
     @OptionGroup var logOptions: LogOptions
     @OptionGroup var inputOption: InputOption
     @OptionGroup var rangeOptions: RangeOptions
+    @OptionGroup var timeOptions: TimeRangeOptions
 
     func validate() throws {
         try inputOption.validate(with: logOptions)
@@ -32,7 +33,7 @@ struct VerifyCommand: AsyncParsableCommand {
         let report = try await failingWithBadInput {
             do {
                 let log = try await inputOption.open(logOptions)
-                let range = try rangeOptions.range(in: log)
+                let range = try timeOptions.narrowRequiringOne(rangeOptions.range(in: log), in: log)
                 var progress = Progress("verifying revisions", total: range.map { Int($0.count) })
                 var done = 0
                 let report = try await log.verify(range) { _ in

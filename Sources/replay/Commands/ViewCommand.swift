@@ -26,6 +26,7 @@ struct ViewCommand: AsyncParsableCommand {
     @OptionGroup var logOptions: LogOptions
     @OptionGroup var inputOption: InputOption
     @OptionGroup var rangeOptions: RangeOptions
+    @OptionGroup var timeOptions: TimeRangeOptions
 
     @Option(help: ArgumentHelp("The HTML file to write.", valueName: "file"))
     var out: String
@@ -44,7 +45,7 @@ struct ViewCommand: AsyncParsableCommand {
                 throw InputError("\(out) exists; pass --force to replace it")
             }
             let log = try await inputOption.open(logOptions)
-            guard let range = try rangeOptions.range(in: log) else {
+            guard let range = try timeOptions.narrowRequiringOne(rangeOptions.range(in: log), in: log) else {
                 throw InputError("\(ExportInput.name(ofLogAt: log.path)) is empty: there is no revision to view")
             }
             let first = try log.firstRevision
