@@ -323,6 +323,7 @@ function bindControls() {
 // `options` choose (else the latest), compare mode when they ask for it, follows and plays.
 async function open(source, options) {
   pause();
+  document.body.setAttribute("data-state", "loading");
   follow(false);
   App.source = source;
   App.current = null;

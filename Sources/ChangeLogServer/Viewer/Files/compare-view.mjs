@@ -62,6 +62,10 @@ CompareView.close = function () {
   CompareView.token += 1;
   CompareView.shown = null;
   compareNode("compare").hidden = true;
+  compareNode("compare").setAttribute("data-compare", "");
+  // The panes hold no rows while hidden: the list's DOM contract reads one list.
+  compareNode("compare-left").replaceChildren();
+  compareNode("compare-right").replaceChildren();
   document.body.removeAttribute("data-mode");
   CompareView.host.closed();
 };
