@@ -53,6 +53,7 @@ public struct LogServer: Sendable {
         router.add(middleware: GetOnlyMiddleware())
         LogRoute.register(on: router, log: log)
         RevisionRoutes.register(on: router, log: log, batchSize: configuration.batchSize)
+        HistoryRoutes.register(on: router, log: log)
         SubscribeRoute.register(on: router, events: LiveEvents(log: log), configuration: configuration)
         ViewerRoute.register(on: router)
         return router

@@ -9,9 +9,11 @@ enum RevisionRoutes {
             try one(log, revision: context.parameters.get("revision"))
         }
         router.get("/api/revisions") { request, _ in
-            try range(
-                log, from: request.uri.queryParameters.get("from"), to: request.uri.queryParameters.get("to"),
-                changesOnly: ChangesOnly.requested(by: request), batchSize: batchSize)
+            try RangeQuestions.asked(by: request)
+                ? RangeQuestions.range(log, request: request, batchSize: batchSize)
+                : range(
+                    log, from: request.uri.queryParameters.get("from"), to: request.uri.queryParameters.get("to"),
+                    changesOnly: ChangesOnly.requested(by: request), batchSize: batchSize)
         }
     }
 

@@ -86,7 +86,11 @@ extension LogStore {
             return .empty
         }
         try checkFormat(try transaction.value(forKey: formatKey, in: meta), path: path)
-        return .log(LogStore(environment: environment, revisions: revisions, chunks: chunks, meta: meta, path: path))
+        let store = LogStore(environment: environment, revisions: revisions, chunks: chunks, meta: meta, path: path)
+        if let history = try openIfPresent(LMDBHistoryIndex.databaseName, in: transaction) {
+            store.history.set(history)
+        }
+        return .log(store)
     }
 
     /// The named database `name`, or `nil` when the environment has none of that name (or a
@@ -111,12 +115,16 @@ extension LogStore {
             let revisions = try transaction.openDatabase(named: "revisions", create: true)
             let chunks = try transaction.openDatabase(named: "chunks", create: true)
             let meta = try transaction.openDatabase(named: "meta", create: true)
+            let history = try transaction.openDatabase(named: LMDBHistoryIndex.databaseName, create: true)
             if let format = try transaction.value(forKey: formatKey, in: meta) {
                 try checkFormat(format, path: path)
             } else {
                 try transaction.put([layoutVersion], forKey: formatKey, in: meta)
+                try transaction.put(UInt64(0).bigEndianKey, forKey: LMDBHistoryIndex.coverageKey, in: history)
             }
-            return LogStore(environment: environment, revisions: revisions, chunks: chunks, meta: meta, path: path)
+            let store = LogStore(environment: environment, revisions: revisions, chunks: chunks, meta: meta, path: path)
+            store.history.set(history)
+            return store
         }
     }
 

@@ -23,6 +23,8 @@ struct LogStore: Sendable {
     let meta: LMDBDatabase
     /// The log's path, for messages.
     let path: String
+    /// The history index's database, once known to exist (``LMDBHistoryIndex``).
+    let history = HistoryDatabaseSlot()
 
     /// Runs `body` in a read transaction, converting every failure to a ``ChangeLogError``.
     func read<R>(during operation: String, _ body: (borrowing LMDBTransaction) throws -> R) throws(ChangeLogError) -> R

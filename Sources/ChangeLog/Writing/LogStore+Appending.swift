@@ -28,6 +28,8 @@ struct PreparedAppend: Sendable {
     var revisions: [AppendedRevision]
     /// The log's end once these are stored.
     var end: LogEnd
+    /// What each record's revision touched, for the history index, in the order of `records`.
+    var touched: [HistoryAnalysis.Touched] = []
 }
 
 // Appending, in two parts: preparing a request's records and chunks needs no transaction, only
@@ -80,6 +82,8 @@ extension LogStore {
         var appended: [AppendedRevision] = []
         records.reserveCapacity(entries.count)
         appended.reserveCapacity(entries.count)
+        var touched: [HistoryAnalysis.Touched] = []
+        touched.reserveCapacity(entries.count)
         var revision = baseRevision
         for (index, entry) in entries.enumerated() {
             if let abandonWhen, abandonWhen() {
@@ -124,6 +128,7 @@ extension LogStore {
                 revision: revision, millisecondsSince1970: timestamp, changes: changes)
             revisionAppended.changesDisagree = disagrees
             appended.append(revisionAppended)
+            touched.append(HistoryAnalysis.touched(old: current.snapshot, new: entry.snapshot, changes: changes))
             current = stored
         }
         let checksum = records.last.flatMap { record in
@@ -132,7 +137,7 @@ extension LogStore {
         let latest = LatestRevision(revision: revision, checksum: checksum ?? 0, stored: current)
         return PreparedAppend(
             chunks: planner.newChunks, records: records, revisions: appended,
-            end: LogEnd(latest: latest, nextChunkID: planner.nextID))
+            end: LogEnd(latest: latest, nextChunkID: planner.nextID), touched: touched)
     }
 
     /// Puts `prepared`'s chunks and records; the transaction must end where they were prepared
@@ -143,6 +148,11 @@ extension LogStore {
         }
         for record in prepared.records {
             try transaction.put(record.bytes, forKey: record.revision.bigEndianKey, in: revisions, flags: .append)
+        }
+        if let history = history.current {
+            for (record, touched) in zip(prepared.records, prepared.touched) {
+                try LMDBHistoryIndex.add(touched, revision: record.revision, to: history, in: transaction)
+            }
         }
     }
 

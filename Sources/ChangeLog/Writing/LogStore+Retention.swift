@@ -19,6 +19,9 @@ extension LogStore {
         for revision in first..<target {
             try transaction.delete(key: revision.bigEndianKey, in: revisions)
         }
+        if let history = history.current {
+            try LMDBHistoryIndex.dropRevisions(before: target, from: history, in: transaction)
+        }
         // Mark every chunk a remaining revision uses, reading each run and section once.
         var live = Set<UInt64>()
         for revision in target...latest {
