@@ -2,8 +2,10 @@
 # The viewer's JavaScript, checked with Node.js 18 or later: `node --check` on every module of the
 # page (Sources/ChangeLogServer/Viewer/Files), then `node --test` on its tests (Tests/Viewer): the
 # format's `apply` over the conformance cases the Swift tests share
-# (Tests/Fixtures/apply-conformance), the event-stream parser and the timeline's window
-# arithmetic. The page itself runs in headless Chromium in the Swift tests.
+# (Tests/Fixtures/apply-conformance), the event-stream parser, the timeline's window arithmetic,
+# an item's life, compare mode, the metadata filter and dropped exports (over the fixtures in
+# Tests/Viewer/fixtures, shaped as the history routes answer). The page itself runs in headless
+# Chromium in the Swift tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! command -v node >/dev/null 2>&1; then

@@ -85,3 +85,13 @@ test("equal tells an absent summary from any string, and compares order", () => 
   assert.ok(!Format.equal({ sections: [{ title: "A", items: [{ id: "a" }, { id: "b" }] }] },
     { sections: [{ title: "A", items: [{ id: "b" }, { id: "a" }] }] }));
 });
+
+test("countsApart keeps sections and items apart, as replay log prints them", async () => {
+  const { TimelineView } = await import("../../Sources/ChangeLogServer/Viewer/Files/timeline-view.mjs");
+  const c = Format.complete({ sections: { deleted: [0], moved: [{ from: 1, to: 0 }] },
+                              items: { inserted: [{ at: [0, 0], id: "a" }], updated: [{ from: [0, 1], to: [0, 2] }] } });
+  const apart = Format.countsApart(c);
+  assert.deepEqual(apart, { sections: { inserted: 0, deleted: 1, moved: 1, updated: 0 },
+                            items: { inserted: 1, deleted: 0, moved: 0, updated: 1 } });
+  assert.equal(TimelineView.countsText(apart), "sections +0 -1 ~1 *0  items +1 -0 ~0 *1");
+});

@@ -18,7 +18,8 @@
 /// rows and sections the revision deleted are shown in their old place with
 /// `data-deleted-item-id` and `data-deleted-section-title` instead. `#rev=N` in the URL chooses
 /// revision N; `#rev=A&play=B&speed=8` plays from A to B at 8x; `skip=1` passes over revisions
-/// with no operations; `follow=1` follows live revisions (served page only). The body's
+/// with no operations; `follow=1` follows live revisions and `compare=R1..R2` shows two revisions
+/// side by side (served page only); the HTTP article lists the rest of the contract. The body's
 /// `data-state` is `ready` once the chosen revision is shown and no play is running, and a
 /// revision whose changes do not apply to give its snapshot carries `data-failed-revision` on
 /// the timeline.

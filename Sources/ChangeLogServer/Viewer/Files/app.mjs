@@ -1,13 +1,20 @@
 // The viewer's behaviour: choosing a revision (`#rev=N`, the scrubber, the keys, the timeline, a
 // search), checking every revision shown against the one before it, playing a range by applying
 // each revision's changes, finding the next or previous failing revision, following live
-// revisions, asking for the server's token when it needs one, and exporting a range.
+// revisions, asking for the server's token when it needs one, filtering the timeline by
+// metadata, and handing the search, compare mode and files to their views.
 
 import { Auth, fragmentPairs } from "./auth.mjs";
 import { Checks } from "./checks.mjs";
+import { Compare } from "./compare.mjs";
+import { CompareView } from "./compare-view.mjs";
+import { FilesView } from "./files-view.mjs";
 import { Format } from "./format.mjs";
 import { HTTPError } from "./http.mjs";
+import { Jumps } from "./jumps.mjs";
+import { LifeView } from "./life-view.mjs";
 import { List, element } from "./list.mjs";
+import { MetaFilter } from "./meta-filter.mjs";
 import { Source } from "./source.mjs";
 import { EventStream, sleep } from "./sse.mjs";
 import { Timeline } from "./timeline.mjs";
@@ -15,7 +22,7 @@ import { TimelineView } from "./timeline-view.mjs";
 
 const App = { source: null, current: null, seekToken: 0, playing: false, playToken: 0, speed: 1,
               skipEmpty: false, playTo: null, events: null, searchToken: 0, followNotice: false,
-              readingMore: false };
+              readingMore: false, filter: [] };
 const $ = id => document.getElementById(id);
 
 function status(text, isError) {
@@ -26,6 +33,7 @@ function status(text, isError) {
 }
 
 function setHash() {
+  if (CompareView.shown) return;
   const hash = "#rev=" + App.current.revision;
   if (location.hash !== hash) history.replaceState(null, "", hash);
 }
@@ -75,7 +83,10 @@ function show(line, old, shown) {
   }
   $("panel-failure").textContent = failure ? "This revision fails its check: " + failure : "";
   $("scrubber").value = String(revision);
+  // The export range follows the revision shown.
+  $("export-from").value = $("export-to").value = String(revision);
   drawTimeline();
+  LifeView.highlight();
   setHash();
 }
 
@@ -84,7 +95,21 @@ function choose(revision) { pause(); seek(revision); }
 function drawTimeline() {
   const current = App.current ? App.current.revision : null;
   TimelineView.drawScrubber($("scrubber"), $("marks"), current);
-  TimelineView.drawList($("revisions"), current, choose);
+  const clauses = App.filter;
+  const lens = { visible: entry => MetaFilter.matches(clauses, entry.meta), life: LifeView.life(),
+                 key: MetaFilter.text(clauses) + "\n" + LifeView.id + "\n" + LifeView.events.length,
+                 filtered: clauses.length > 0 };
+  TimelineView.drawList($("revisions"), current, choose, lens, $("filter-note"));
+}
+
+// Filters the timeline by the metadata clauses of `text` (the tool's --where syntax).
+function setFilter(text) {
+  const { clauses, error } = MetaFilter.parse(text);
+  $("filter").classList.toggle("invalid", error !== null);
+  if (error !== null) { status("Filter: " + error, true); return; }
+  if (document.body.getAttribute("data-error")?.startsWith("Filter: ")) status("");
+  App.filter = clauses;
+  drawTimeline();
 }
 
 // When `error` is the server's 401: shows the token form (saying whether a token was refused)
@@ -174,8 +199,8 @@ function pause() { App.playToken += 1; App.playTo = null; setPlaying(false); }
 
 function follow(on) {
   if (App.events) { App.events.close(); App.events = null; }
-  $("follow").checked = on && App.source.live;
-  if (!on || !App.source.live) return;
+  $("follow").checked = Boolean(on && App.source && App.source.live);
+  if (!on || !App.source || !App.source.live) return;
   App.events = App.source.subscribe(Timeline.latest + 1, {
     line: line => {
       const atEnd = !App.current || App.current.revision === Timeline.latest;
@@ -207,39 +232,11 @@ function follow(on) {
   });
 }
 
-async function exportRange() {
-  const from = Number($("export-from").value), to = Number($("export-to").value);
-  if (!(from >= Timeline.oldest && to <= Timeline.latest && from <= to)) {
-    status("Export needs a range inside " + Timeline.oldest + " to " + Timeline.latest + ", from before to", true);
-    return;
-  }
-  try {
-    let text = await App.source.exportText(from, to);
-    let name = "revisions-" + from + "-" + to + ".jsonl";
-    if ($("export-kind").value === "snapshots") {
-      text = text.split("\n").filter(t => t.length > 0).map(t => {
-        const line = JSON.parse(t);
-        return JSON.stringify({ meta: line.meta || {}, sections: line.snapshot.sections }) + "\n";
-      }).join("");
-      name = "snapshots-" + from + "-" + to + ".jsonl";
-    }
-    const link = $("export-link");
-    if (link.href) URL.revokeObjectURL(link.href);
-    link.href = URL.createObjectURL(new Blob([text], { type: "application/x-ndjson" }));
-    link.download = name;
-    link.textContent = "Download " + name;
-    link.click();
-    status("Exported revisions " + from + " to " + to);
-  } catch (error) {
-    status("Export failed: " + error.message, true);
-  }
-}
-
 function hashOptions() {
   const options = new Map(fragmentPairs().map(pair => [pair.name, pair.value]));
   const number = name => options.has(name) && /^[0-9]+$/.test(options.get(name)) ? Number(options.get(name)) : null;
   return { rev: number("rev"), play: number("play"), speed: number("speed"), skip: options.get("skip") === "1",
-           follow: options.get("follow") === "1" };
+           follow: options.get("follow") === "1", compare: Compare.parse(options.get("compare")) };
 }
 
 function setSpeed(speed) {
@@ -247,60 +244,8 @@ function setSpeed(speed) {
   $("speed").value = String(App.speed);
 }
 
-// Goes to the next (1) or previous (-1) marker, reading the timeline on window by window until
-// one is found (the status says how far the search is); stops at the ends of the log. Another
-// seek or search cancels it.
-function marker(direction) {
-  return searchAndSeek(direction, "marker", "read",
-    (progress, cancelled) => Timeline.findMarker(App.current.revision, direction, progress, cancelled),
-    async which => {
-      await Timeline.ensure(App.current.revision);
-      drawTimeline();
-      status("No " + which + " marker: revision " + App.current.revision + " has none "
-        + (direction > 0 ? "after it" : "before it"));
-    });
-}
-
-// Goes to the next (1) or previous (-1) failing revision, checking the revisions not checked yet
-// window by window (the status says how far the search is); stops at the ends of the log. Another
-// seek or search cancels it.
-function failure(direction) {
-  const failed = (revision, reason) => { Timeline.fail(revision, reason); drawTimeline(); };
-  return searchAndSeek(direction, "failure", "checked",
-    (progress, cancelled) => Checks.findFailure(App.current.revision, direction, progress, cancelled, failed),
-    async which => {
-      status("No " + which + " failure: every revision " + (direction > 0 ? "after " : "before ")
-        + App.current.revision + " passes its check");
-    });
-}
-
-// Searches from the revision shown for the next (1) or previous (-1) `noun` with
-// `find(progress, cancelled)`, saying in the status how far it has `done`, and seeks to what it
-// finds; `none(which)` says that there is none. A later seek or search cancels it.
-async function searchAndSeek(direction, noun, done, find, none) {
-  if (!App.current) return;
-  pause();
-  const token = ++App.searchToken, seekAtStart = App.seekToken;
-  const cancelled = () => token !== App.searchToken || App.seekToken !== seekAtStart;
-  const which = direction > 0 ? "next" : "previous";
-  const progress = at => {
-    if (!cancelled()) status("Looking for the " + which + " " + noun + ": " + done + " to revision " + at
-      + " (the log holds " + Timeline.oldest + " to " + Timeline.latest + ")");
-  };
-  try {
-    const found = await find(progress, cancelled);
-    if (cancelled()) return;
-    if (found === null) {
-      await none(which);
-      return;
-    }
-    await seek(found);
-  } catch (error) {
-    if (cancelled()) return;
-    if (await needToken(error)) { document.body.setAttribute("data-state", "ready"); return; }
-    status("Looking for the " + which + " " + noun + " failed: " + error.message, true);
-  }
-}
+function marker(direction) { return Jumps.marker(direction); }
+function failure(direction) { return Jumps.failure(direction); }
 
 // Reads the timeline's next chunk after (1) or before (-1) its window, keeping the rows in view
 // where they were.
@@ -336,7 +281,8 @@ function bindControls() {
   $("skip-empty").onchange = () => { App.skipEmpty = $("skip-empty").checked; };
   $("follow").onchange = () => follow($("follow").checked);
   $("scrubber").oninput = () => { pause(); seek(Number($("scrubber").value)); };
-  $("export").onclick = exportRange;
+  $("filter").addEventListener("change", () => setFilter($("filter").value));
+  $("filter").addEventListener("keydown", event => { if (event.key === "Enter") setFilter($("filter").value); });
   const list = $("revisions");
   list.addEventListener("scroll", () => {
     if (list.scrollTop < 60) readMore(-1);
@@ -352,6 +298,8 @@ function bindControls() {
       $("token-form").requestSubmit();
     }
     const options = hashOptions();
+    if (options.compare) { pause(); CompareView.open(options.compare.from, options.compare.to); return; }
+    if (CompareView.shown) CompareView.close();
     if (options.rev !== null && (!App.current || options.rev !== App.current.revision)) { pause(); seek(options.rev); }
   });
   document.addEventListener("keydown", event => {
@@ -363,30 +311,28 @@ function bindControls() {
       Home: () => { pause(); seek(Timeline.oldest); },
       End: () => { pause(); seek(Timeline.latest); },
       p: () => marker(-1), n: () => marker(1), F: () => failure(-1), f: () => failure(1),
+      "[": () => { pause(); LifeView.step(-1); }, "]": () => { pause(); LifeView.step(1); },
+      "/": () => $("search").focus(),
       " ": () => App.playing ? pause() : play()
     };
     if (actions[event.key]) { event.preventDefault(); actions[event.key](); }
   });
 }
 
-async function start() {
-  // A fault of the page itself is shown, and set on the body for tests, not only logged.
-  window.addEventListener("error", event => status("Script error: " + event.message, true));
-  window.addEventListener("unhandledrejection", event => status("Script error: " + event.reason, true));
-  bindControls();
-  Auth.takeFromFragment();
-  const embedded = $("embedded-revisions");
-  App.source = embedded ? Source.embedded(embedded) : Source.server;
-  $("source").textContent = embedded ? "from a file written by replay view" : "live from replay serve";
-  $("follow-control").hidden = !App.source.live;
-  const options = hashOptions();
-  App.skipEmpty = options.skip;
-  $("skip-empty").checked = options.skip;
-  setSpeed(options.speed || 1);
+// Reads `source` (the server, a static page's lines or a dropped file) and shows the revision
+// `options` choose (else the latest), compare mode when they ask for it, follows and plays.
+async function open(source, options) {
+  pause();
+  document.body.setAttribute("data-state", "loading");
+  follow(false);
+  App.source = source;
+  App.current = null;
+  $("source").textContent = source.label;
+  $("follow-control").hidden = !source.live;
   let range = null;
   while (range === null) {
     try {
-      range = await App.source.info();
+      range = await source.info();
     } catch (error) {
       if (await needToken(error)) continue;
       status("Could not read the log: " + error.message, true);
@@ -394,26 +340,64 @@ async function start() {
       return;
     }
   }
-  Timeline.reset(App.source, range.oldest, range.latest);
-  Checks.reset(App.source, range.oldest, range.latest);
-  $("export-from").min = $("export-to").min = String(Timeline.oldest);
-  $("export-from").max = $("export-to").max = String(Timeline.latest);
+  Timeline.reset(source, range.oldest, range.latest);
+  Checks.reset(source, range.oldest, range.latest);
+  $("export-from").min = $("export-to").min = $("compare-from").min = $("compare-to").min = String(Timeline.oldest);
+  $("export-from").max = $("export-to").max = $("compare-from").max = $("compare-to").max = String(Timeline.latest);
+  if (LifeView.id !== null) await LifeView.choose(LifeView.id);
   if (Timeline.isEmpty()) {
-    status("The log is empty" + (App.source.live ? ": follow it to see revisions as they arrive" : ""));
+    status("The log is empty" + (source.live ? ": follow it to see revisions as they arrive" : ""));
     document.body.setAttribute("data-state", "ready");
     if (options.follow) follow(true);
     return;
   }
-  const first = options.rev === null ? Timeline.latest : options.rev;
+  const first = options.compare ? options.compare.to : options.rev === null ? Timeline.latest : options.rev;
   await seek(first);
-  $("export-from").value = $("export-to").value = String(App.current ? App.current.revision : Timeline.oldest);
+  if (!App.current) { document.body.setAttribute("data-state", "ready"); return; }
+  $("compare-from").value = String(Math.max(Timeline.oldest, App.current.revision - 1));
+  $("compare-to").value = String(App.current.revision);
+  if (options.compare) await CompareView.open(options.compare.from, options.compare.to);
   document.body.setAttribute("data-state", "ready");
   if (options.follow) follow(true);
-  if (options.play !== null && App.current) { App.playTo = options.play; play(); }
+  if (options.play !== null) { App.playTo = options.play; play(); }
+}
+
+// What the views ask of the page.
+const host = {
+  app: App,
+  pause: () => pause(),
+  seekNow: revision => seek(revision),
+  source: () => App.source,
+  current: () => App.current,
+  seek: revision => choose(revision),
+  status,
+  redraw: drawTimeline,
+  failed: error => needToken(error),
+  closed: () => { if (App.current) { setHash(); drawTimeline(); } },
+  open: source => open(source, { rev: null, play: null, follow: false, compare: null })
+};
+
+async function start() {
+  // A fault of the page itself is shown, and set on the body for tests, not only logged.
+  window.addEventListener("error", event => status("Script error: " + event.message, true));
+  window.addEventListener("unhandledrejection", event => status("Script error: " + event.reason, true));
+  bindControls();
+  Jumps.bind(host);
+  LifeView.bind(host);
+  CompareView.bind(host);
+  FilesView.bind(host);
+  Auth.takeFromFragment();
+  const embedded = $("embedded-revisions");
+  const options = hashOptions();
+  App.skipEmpty = options.skip;
+  $("skip-empty").checked = options.skip;
+  setSpeed(options.speed || 1);
+  await open(embedded ? Source.embedded(embedded) : Source.server, options);
 }
 
 // The page's state, its pure parts and its player, for tests and users' scripts in the browser's
 // console: a module's names are not globals.
-globalThis.viewer = Object.freeze({ App, Format, Checks, Timeline, EventStream, play, setSpeed });
+globalThis.viewer = Object.freeze({ App, Format, Checks, Timeline, EventStream, LifeView, CompareView, FilesView,
+                                    play, setSpeed });
 
 start();

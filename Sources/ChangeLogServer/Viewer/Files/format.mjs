@@ -22,6 +22,14 @@ Format.counts = function (c) {
   return { inserted, deleted, moved, updated, total: inserted + deleted + moved + updated };
 };
 
+// The counts of sections and of items apart, as `replay log` prints them:
+// { sections: { inserted, deleted, moved, updated }, items: { ... } }.
+Format.countsApart = function (c) {
+  const of = group => ({ inserted: group.inserted.length, deleted: group.deleted.length, moved: group.moved.length,
+                         updated: group.updated.length });
+  return { sections: of(c.sections), items: of(c.items) };
+};
+
 // The N index of the surviving section at O index `from`, from the changes alone: a section
 // that does not move keeps its rank among the sections that neither leave nor move.
 Format.sectionTarget = function (c, from) {

@@ -51,6 +51,19 @@ List.model = function (old, snapshot, c) {
     rows.push(...(before.get(null) || []));
     section.items = rows;
   });
+  // An item that leaves a deleted section for another one (deleted with it and inserted there,
+  // as the format has no move out of a deleted section) is linked across both rows.
+  const liveRows = new Map();
+  for (const section of sections) for (const item of section.items) if (!item.deleted) liveRows.set(item.id, [item, section]);
+  const nowIn = new Map();
+  for (const s of c.sections.deleted) {
+    for (const item of (old.sections[s] && old.sections[s].items) || []) {
+      const live = liveRows.get(item.id);
+      if (!live) continue;
+      live[0].wasIn = old.sections[s].title;
+      nowIn.set(item.id, live[1].title);
+    }
+  }
   const placed = new Map();
   let anchor = null;
   for (let s = old.sections.length - 1; s >= 0; s -= 1) {
@@ -59,7 +72,8 @@ List.model = function (old, snapshot, c) {
       if (!placed.has(anchor)) placed.set(anchor, []);
       placed.get(anchor).unshift({
         title: oldSection.title, summary: oldSection.summary, marks: ["deleted"], deleted: true,
-        items: oldSection.items.map(i => ({ id: i.id, summary: i.summary, marks: ["deleted"], deleted: true }))
+        items: oldSection.items.map(i => ({ id: i.id, summary: i.summary, marks: ["deleted"], deleted: true,
+                                            nowIn: nowIn.get(i.id) }))
       });
     } else if (byTitle.has(oldSection.title)) {
       anchor = oldSection.title;
@@ -86,7 +100,8 @@ List.render = function (container, model) {
     const header = element("h2", "section-header");
     header.append(element("span", "title", section.title === "" ? "(untitled)" : section.title));
     if (section.summary !== undefined) header.append(element("span", "summary", section.summary));
-    const count = section.items.filter(i => !i.deleted).length;
+    // A deleted section counts the items it had.
+    const count = section.deleted ? section.items.length : section.items.filter(i => !i.deleted).length;
     header.append(element("span", "count", count + (count === 1 ? " item" : " items")));
     node.append(header);
     const list = element("ol", "items");
@@ -101,6 +116,8 @@ List.render = function (container, model) {
       }
       row.append(element("code", "id", item.id));
       if (item.summary !== undefined) row.append(element("span", "summary", item.summary));
+      if (item.wasIn !== undefined) row.append(rowLink("was in " + titleText(item.wasIn), "data-deleted-item-id", item.id));
+      if (item.nowIn !== undefined) row.append(rowLink("now in " + titleText(item.nowIn), "data-item-id", item.id));
       for (const what of item.marks) row.append(element("span", "badge " + what, what));
       list.append(row);
     }
@@ -109,6 +126,25 @@ List.render = function (container, model) {
   }
   container.replaceChildren(fragment);
 };
+
+function titleText(title) { return title === "" ? "(untitled)" : title; }
+
+// A link to the row of the list whose `attribute` is `id`: following it scrolls that row into
+// view and flashes it.
+function rowLink(text, attribute, id) {
+  const link = element("a", "row-link", text);
+  link.href = "#";
+  link.addEventListener("click", event => {
+    event.preventDefault();
+    const target = link.closest("#list, .compare-pane, body").querySelector("[" + attribute + "=\"" + CSS.escape(id) + "\"]");
+    if (!target) return;
+    if (target.scrollIntoView) target.scrollIntoView({ block: "nearest" });
+    target.classList.remove("flash");
+    void target.offsetWidth;
+    target.classList.add("flash");
+  });
+  return link;
+}
 
 function quoted(text) { return text === undefined ? "no summary" : "\u201c" + text + "\u201d"; }
 function path(p) { return "[" + p[0] + ", " + p[1] + "]"; }
@@ -142,7 +178,8 @@ List.words = function (old, snapshot, c) {
   for (const s of c.sections.inserted) {
     const target = newSection(s.index);
     const other = target && target.title !== s.title ? ", where the snapshot has " + quoted(target.title) : "";
-    lines.push("Inserted section " + quoted(s.title) + " at " + s.index + other + " with " + (s.items || []).length + " items");
+    lines.push("Inserted section " + quoted(s.title) + " at " + s.index + other + " with " + (s.items || []).length
+      + ((s.items || []).length === 1 ? " item" : " items"));
   }
   for (const m of c.sections.moved) {
     const { name, other } = sectionName(m.from, m.to);

@@ -1,16 +1,19 @@
 // Where the viewer's revisions come from: the server's routes (`/api/log`, `/api/revisions`,
 // `/api/subscribe`, every request with the token when there is one) or the revision lines embedded
 // in a static page by `replay view`. Both answer the same questions: the range held, the lines of a
-// range (for the timeline's windows), the same with their snapshots (for the checks), one revision with the one before it, and the text of a range
-// to export.
+// range (for the timeline's windows), the same with their snapshots (for the checks), one
+// revision with the one before it, the text of a range to export, an item's life, the ids that hold a text and the changes between two revisions.
 
 import { fetchJSON, fetchText, streamLines } from "./http.mjs";
+import { Api } from "./api.mjs";
+import { Life } from "./life.mjs";
 import { EventStream } from "./sse.mjs";
 
 export const Source = {};
 
 Source.server = {
   name: "server",
+  label: "live from replay serve",
   live: true,
   // The log's range: { oldest, latest }, latest 0 for an empty log.
   async info() {
@@ -34,6 +37,9 @@ Source.server = {
   },
   line(revision) { return fetchJSON("api/revisions/" + revision); },
   exportText(from, to) { return fetchText("api/revisions?from=" + from + "&to=" + to); },
+  itemHistory(id) { return Api.itemHistory(id); },
+  search(text, limit) { return Api.search(text, limit); },
+  compare(from, to) { return Api.compare(from, to); },
   // Live lines from `from` on, without snapshots, through the fetch-based event stream.
   subscribe(from, handlers) {
     return EventStream.open("api/subscribe?from=" + from, {
@@ -46,16 +52,22 @@ Source.server = {
 // A page written by `replay view`: its revision lines sit in a script element, the first of
 // them possibly the revision before the range (for the rows its first revision deleted).
 Source.embedded = function (node) {
-  const texts = new Map(), lines = new Map();
-  for (const text of node.textContent.split("\n")) {
-    if (text.trim().length === 0) continue;
-    const line = JSON.parse(text);
-    texts.set(line.revision, text);
-    lines.set(line.revision, line);
-  }
-  const from = Number(node.getAttribute("data-from")), to = Number(node.getAttribute("data-to"));
+  const texts = node.textContent.split("\n").filter(text => text.trim().length > 0);
+  return Source.lines(texts.map(text => JSON.parse(text)), Number(node.getAttribute("data-from")),
+                      Number(node.getAttribute("data-to")), "from a file written by replay view", texts);
+};
+
+// Revision lines held by the page (`from` to `to`, possibly with the one before `from`), from a
+// static page or a dropped file: the same questions answered from them, the history questions by
+// reading the lines (`compare` needs the server). `texts`, when given, are the lines as written,
+// which the export gives back as they were.
+Source.lines = function (list, from, to, label, texts) {
+  const lines = new Map(list.map(line => [line.revision, line]));
+  const written = new Map(list.map((line, k) => [line.revision, texts ? texts[k] : JSON.stringify(line)]));
+  const held = () => list.filter(line => line.revision >= from && line.revision <= to);
   return {
     name: "file",
+    label,
     live: false,
     async info() { return { oldest: from, latest: to }; },
     async range(first, last, each) {
@@ -69,8 +81,14 @@ Source.embedded = function (node) {
     async line(revision) { return (await this.pair(revision)).line; },
     async exportText(first, last) {
       const out = [];
-      for (let r = first; r <= last; r += 1) out.push(texts.get(r) + "\n");
+      for (let r = first; r <= last; r += 1) if (lines.has(r)) out.push(written.get(r) + "\n");
       return out.join("");
-    }
+    },
+    async itemHistory(id) {
+      const before = lines.get(from - 1);
+      return { id, events: Life.scan(held(), id, before ? before.snapshot : null) };
+    },
+    async search(text, limit) { return Life.searchLines(held(), text, limit); },
+    async compare() { throw new Error("comparing two revisions needs replay serve (this page reads a file)"); }
   };
 };

@@ -38,7 +38,7 @@ Timeline.entry = function (revision) {
 function entryOf(line) {
   const c = Format.complete(line.changes);
   return { revision: line.revision, time: line.time, meta: line.meta || {}, counts: Format.counts(c),
-           markers: Format.markers(c) };
+           apart: Format.countsApart(c), markers: Format.markers(c) };
 }
 
 // The index of the first value of the sorted `list` that is not below `value`.
