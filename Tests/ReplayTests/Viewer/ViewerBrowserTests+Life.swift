@@ -44,11 +44,11 @@ extension ViewerBrowserTests {
 
     static let shown = #"document.getElementById("view").getAttribute("data-revision")"#
 
-    /// Finds the tricky item with the search box (by a summary's letter at the revision shown and
-    /// by id across the history), chooses it, and checks its marks, the keys through them and its
+    /// Finds the tricky item with the search box (`query`, at the revision shown and across the
+    /// history), chooses it, and checks its marks, the keys through them and its
     /// row highlighted; returns the results' ids found at the revision and across the history.
-    static func followTrickyItem(on page: BrowserPage) async throws -> (here: String, across: String) {
-        try await type("\u{c9}", into: "search", event: "input", on: page)
+    static func followTrickyItem(_ query: String, on page: BrowserPage) async throws -> (here: String, across: String) {
+        try await type(query, into: "search", event: "input", on: page)
         let results = ##"document.querySelectorAll("#search-history [data-result-id]")"##
         _ = try await page.dom(when: "\(results).length > 0")
         let here = try await page.evaluate(
@@ -89,7 +89,7 @@ extension ViewerBrowserTests {
         let file = history.directory.path("tricky.html")
         #expect(try await ToolRunner.run(["view", "--log", history.log, "--out", file]).status == 0)
         let found = try await HeadlessChromium.withPage("file://\(file)#rev=2") { page in
-            try await Self.followTrickyItem(on: page)
+            try await Self.followTrickyItem("\u{c9}", on: page)
         }
         #expect(found.here == Self.trickyID)
         #expect(found.across == Self.trickyID)
