@@ -183,4 +183,32 @@ extension ViewerBrowserTests {
         #expect(dom.failedRevisions.isEmpty)
         await Self.stop(server)
     }
+
+    @Test(
+        "the revision list takes more of a taller page, the legend names every colour, mark and key, the export range follows"
+    )
+    func auditorBasics() async throws {
+        let history = try await DemoHistory(revisions: 80)
+        defer { history.directory.remove() }
+        let (server, port) = try await ToolRunner.serve(["--log", history.log])
+        defer { server.process.terminate() }
+        let (height, legend, range) = try await HeadlessChromium.withPage("http://127.0.0.1:\(port)/#rev=12") { page in
+            let height = try await page.evaluate(#"document.getElementById("revisions").clientHeight"#)
+            let legend = try await page.evaluate(#"document.getElementById("legend").textContent"#)
+            try await page.press("ArrowRight")
+            _ = try await page.dom(when: "\(Self.shown) === \"13\"")
+            let range = try await page.evaluate(
+                #"document.getElementById("export-from").value + ".." + document.getElementById("export-to").value"#)
+            return (Int(height) ?? 0, legend, range)
+        }
+        // The window is 600 pixels tall: the list had 150 before; now nearly half the page.
+        #expect(height > 200, "\(height)")
+        for word in [
+            "inserted", "moved", "updated", "deleted", "marker", "fails its check", "touched the item", "] and [",
+        ] {
+            #expect(legend.contains(word), "\(word)")
+        }
+        #expect(range == "13..13")
+        await Self.stop(server)
+    }
 }
