@@ -57,7 +57,7 @@ test("describe tells each event in words, with the sections, paths and summaries
   assert.equal(words[1], "moved from \u201cPinned / \"top\"\u201d [0, 1] to \u201cToday\u201d [1, 0]; "
     + "updated: \u201cs1\u201d to \u201cs2\u201d");
   assert.equal(words[2], "deleted from \u201cToday\u201d [1, 0] with its section");
-  assert.equal(words[4], "deleted from \u201cLater\u201d [1, 0] with its section; inserted at \u201cPinned / \"top\"\u201d [0, 0]");
+  assert.equal(words[4], "moved from \u201cLater\u201d [1, 0] to \u201cPinned / \"top\"\u201d [0, 0], leaving its deleted section");
   assert.equal(Life.describe({ kinds: ["moved"], before: { index: 2 }, after: { index: 0 } }), "moved from at 2 to at 0");
 });
 
@@ -72,7 +72,7 @@ test("findAt finds items by id or summary, ignoring case, in the list's order", 
 });
 
 test("searchLines answers as the search route: ids holding the text, their first and last revision, by id", () => {
-  assert.deepEqual(Life.searchLines(lines, "A/B"), [{ id: expected.id, firstRevision: 1, lastRevision: 6 }]);
+  assert.deepEqual(Life.searchLines(lines, "A/B"), [{ id: expected.id, firstRevision: 1, lastRevision: 7 }]);
   assert.deepEqual(Life.searchLines(lines, "").map(i => i.id), [expected.id, "x", "y"]);
   assert.deepEqual(Life.searchLines(lines, "", 2).map(i => i.id), [expected.id, "x"]);
 });

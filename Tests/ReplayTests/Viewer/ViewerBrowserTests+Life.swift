@@ -44,11 +44,11 @@ extension ViewerBrowserTests {
 
     static let shown = #"document.getElementById("view").getAttribute("data-revision")"#
 
-    /// Finds the tricky item with the search box (by a summary's letter at the revision shown and
-    /// by id across the history), chooses it, and checks its marks, the keys through them and its
+    /// Finds the tricky item with the search box (`query`, at the revision shown and across the
+    /// history), chooses it, and checks its marks, the keys through them and its
     /// row highlighted; returns the results' ids found at the revision and across the history.
-    static func followTrickyItem(on page: BrowserPage) async throws -> (here: String, across: String) {
-        try await type("\u{c9}", into: "search", event: "input", on: page)
+    static func followTrickyItem(_ query: String, on page: BrowserPage) async throws -> (here: String, across: String) {
+        try await type(query, into: "search", event: "input", on: page)
         let results = ##"document.querySelectorAll("#search-history [data-result-id]")"##
         _ = try await page.dom(when: "\(results).length > 0")
         let here = try await page.evaluate(
@@ -89,7 +89,7 @@ extension ViewerBrowserTests {
         let file = history.directory.path("tricky.html")
         #expect(try await ToolRunner.run(["view", "--log", history.log, "--out", file]).status == 0)
         let found = try await HeadlessChromium.withPage("file://\(file)#rev=2") { page in
-            try await Self.followTrickyItem(on: page)
+            try await Self.followTrickyItem("\u{c9}", on: page)
         }
         #expect(found.here == Self.trickyID)
         #expect(found.across == Self.trickyID)
@@ -181,6 +181,34 @@ extension ViewerBrowserTests {
         #expect(dom.list == (try history.snapshot(5)))
         #expect(dom.deletedSections == ["Later"])
         #expect(dom.failedRevisions.isEmpty)
+        await Self.stop(server)
+    }
+
+    @Test(
+        "the revision list takes more of a taller page, the legend names every colour, mark and key, the export range follows"
+    )
+    func auditorBasics() async throws {
+        let history = try await DemoHistory(revisions: 80)
+        defer { history.directory.remove() }
+        let (server, port) = try await ToolRunner.serve(["--log", history.log])
+        defer { server.process.terminate() }
+        let (height, legend, range) = try await HeadlessChromium.withPage("http://127.0.0.1:\(port)/#rev=12") { page in
+            let height = try await page.evaluate(#"document.getElementById("revisions").clientHeight"#)
+            let legend = try await page.evaluate(#"document.getElementById("legend").textContent"#)
+            try await page.press("ArrowRight")
+            _ = try await page.dom(when: "\(Self.shown) === \"13\"")
+            let range = try await page.evaluate(
+                #"document.getElementById("export-from").value + ".." + document.getElementById("export-to").value"#)
+            return (Int(height) ?? 0, legend, range)
+        }
+        // The window is 600 pixels tall: the list had 150 before; now nearly half the page.
+        #expect(height > 200, "\(height)")
+        for word in [
+            "inserted", "moved", "updated", "deleted", "marker", "fails its check", "touched the item", "] and [",
+        ] {
+            #expect(legend.contains(word), "\(word)")
+        }
+        #expect(range == "13..13")
         await Self.stop(server)
     }
 }

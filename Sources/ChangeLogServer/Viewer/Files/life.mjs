@@ -28,19 +28,20 @@ Life.event = function (previous, line, id) {
   const kinds = [];
   let withSection = null;
   const sectionGone = before !== null && c.sections.deleted.includes(before.indexPath[0]);
-  if (before && (!after || sectionGone || c.items.deleted.some(p => samePath(p, before.indexPath)))) {
-    kinds.push("deleted");
-    if (sectionGone) withSection = "deleted";
-  }
-  if (after && (!before || c.items.inserted.some(i => samePath(i.at, after.indexPath)))) {
-    kinds.push("inserted");
-    if (withSection === null && c.sections.inserted.some(s => s.index === after.indexPath[0])) withSection = "inserted";
-  }
-  if (before && after && kinds.length === 0) {
-    if (c.items.moved.some(m => samePath(m.from, before.indexPath))) kinds.push("moved");
+  const left = before !== null && (sectionGone || c.items.deleted.some(p => samePath(p, before.indexPath)));
+  if (before && after) {
+    // Deleted (or taken with its section) and inserted elsewhere at once: a move, as the index tells it.
+    if (left || c.items.moved.some(m => samePath(m.from, before.indexPath))) kinds.push("moved");
     if (c.items.updated.some(u => samePath(u.to, after.indexPath)) || before.summary !== after.summary) {
       kinds.push("updated");
     }
+    if (sectionGone) withSection = "deleted";
+  } else if (before) {
+    kinds.push("deleted");
+    if (sectionGone) withSection = "deleted";
+  } else if (after) {
+    kinds.push("inserted");
+    if (c.sections.inserted.some(s => s.index === after.indexPath[0])) withSection = "inserted";
   }
   if (kinds.length === 0) return null;
   const place = p => p ? { section: p.section, indexPath: p.indexPath } : null;
@@ -94,7 +95,8 @@ Life.describe = function (event) {
         + (event.withSection === "deleted" ? " with its section" : ""));
     } else if (kind === "moved") {
       parts.push("moved" + (event.before ? " from " + lifePlace(event.before) : "")
-        + (event.after ? " to " + lifePlace(event.after) : ""));
+        + (event.after ? " to " + lifePlace(event.after) : "")
+        + (event.withSection === "deleted" ? ", leaving its deleted section" : ""));
     } else if (kind === "updated") {
       parts.push("updated: " + lifeQuoted(event.summaryBefore) + " to " + lifeQuoted(event.summaryAfter));
     }
@@ -120,18 +122,24 @@ Life.findAt = function (snapshot, text, limit) {
 };
 
 // The ids of `lines`' snapshots that hold `text` (ignoring case), as the search route answers:
-// [{ id, firstRevision, lastRevision }] ordered by id, at most `limit`.
+// [{ id, firstRevision, lastRevision }] ordered by id, at most `limit`; the last revision is the
+// last that touched the item (the one that deleted it, when one did).
 Life.searchLines = function (lines, text, limit) {
   const needle = text.toLowerCase(), seen = new Map();
+  let previous = new Set();
   for (const line of lines) {
+    const present = new Set();
     for (const section of (line.snapshot && line.snapshot.sections) || []) {
       for (const item of section.items || []) {
         if (!item.id.toLowerCase().includes(needle)) continue;
+        present.add(item.id);
         const known = seen.get(item.id);
         if (known) known.lastRevision = line.revision;
         else seen.set(item.id, { id: item.id, firstRevision: line.revision, lastRevision: line.revision });
       }
     }
+    for (const id of previous) if (!present.has(id)) seen.get(id).lastRevision = line.revision;
+    previous = present;
   }
   return [...seen.values()].sort((a, b) => a.id < b.id ? -1 : a.id > b.id ? 1 : 0).slice(0, limit || 50);
 };
