@@ -193,21 +193,21 @@ struct LogStore: Sendable {
         let stored = try snapshot(of: body, revision: latest.revision, loader: &loader, in: transaction)
         return LatestRevision(
             revision: latest.revision, checksum: latest.checksum ?? 0, stored: stored,
-            compression: ChunkCompressionState(dictionary: try dictionary(of: body, in: transaction)))
+            compression: ChunkCompressionState(dictionary: try dictionary(of: stored, in: transaction)))
     }
 
-    /// The dictionary the writer compresses with after `body`'s revision: the one its first
-    /// compressed section run names, if any.
+    /// The dictionary the writer compresses with after a revision stored as `stored`: the one
+    /// the first of its chunks that is compressed with a dictionary names, if any.
     private func dictionary(
-        of body: RevisionRecordBody, in transaction: borrowing LMDBTransaction
+        of stored: StoredSnapshot, in transaction: borrowing LMDBTransaction
     ) throws -> CompressionDictionary? {
-        for runID in body.sectionRuns {
-            let named = try transaction.withValue(forKey: runID.bigEndianKey, in: chunks) { bytes -> UInt64? in
+        let ids = stored.runs.lazy.map(\.id) + stored.sections.lazy.flatMap { [$0.chunk.id] + $0.itemChunks.map(\.id) }
+        for id in ids {
+            let named = try transaction.withValue(forKey: id.bigEndianKey, in: chunks) { bytes -> UInt64? in
                 guard let bytes, bytes.first == Chunk.Kind.compressed.rawValue else { return nil }
                 return try? ChunkCompression.header(of: bytes).dictionaryID
             }
-            guard let named else { continue }
-            return named == 0 ? nil : try transaction.compressionDictionary(named, in: chunks)
+            if let named, named != 0 { return try transaction.compressionDictionary(named, in: chunks) }
         }
         return nil
     }
