@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Benchmark
 import ChangeLog
 import ListAdapter
