@@ -1,5 +1,5 @@
-import BenchmarkSupport
 import Benchmark
+import BenchmarkSupport
 import ChangeLog
 import ListAdapter
 
