@@ -113,6 +113,30 @@ struct EditTests {
         #expect(changes.updatedSections == [.init(from: 1, to: 1, summary: "2")])
     }
 
+    @Test("edits beyond the pending index's limit are folded into it, and still give the diff's changes")
+    func manyEdits() throws {
+        let base = try StringSnapshot(sections: [
+            Section(title: "A", items: (0..<50).map { Item(id: "a\($0)") }),
+            Section(title: "B", items: (0..<50).map { Item(id: "b\($0)") }),
+        ])
+        var edited = base
+        var generator = SeededGenerator(seed: 0xF01D)
+        var folded = false
+        for round in 0..<120 {
+            let ids = edited.identifiers
+            let id = ids.randomElement(using: &generator)!
+            let other = ids.randomElement(using: &generator)!
+            if id != other { try edited.moveItem(id, afterItem: other) }
+            if round % 7 == 0 { try edited.insertItems([Item(id: "n\(round)")], beforeItem: other) }
+            if round % 11 == 0 { try edited.deleteItems([other]) }
+            if round % 13 == 0 { try edited.moveSection("A", afterSection: "B") }
+            folded = folded || (round > 0 && edited.pendingIndex == nil)
+            #expect(edited._invariantViolation() == nil)
+        }
+        #expect(folded)
+        #expect(edited.changes(editedFrom: base) == base.changes(to: edited))
+    }
+
     @Test("deleting everything")
     func deleteAll() throws {
         let changes = try check("") { $0.deleteAllItems() }

@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkSupport
 import ChangeLog
 import ListAdapter
 

@@ -66,8 +66,8 @@ struct EditedChanges<ItemID: Hashable & Sendable, Summary: Hashable & Sendable, 
         var placedInOld: [Int: [Int]] = [:]
         var sectionsToOrder: Set<Int> = []
         func visit(_ key: LiteralKey<ItemID>, placed: Bool) {
-            let oldPath = base.pathsByID[key]
-            let newPath = edited.pathsByID[key]
+            let oldPath = base.indexedPath(of: key)
+            let newPath = edited.indexedPath(of: key)
             // The base offset of the new section's title, when that section survives.
             let survivingNew = newPath.flatMap { base.offsetsByTitle[LiteralKey(edited.sections[$0.section].title)] }
             let oldSurvives = oldPath.map { edited.offsetsByTitle[LiteralKey(base.sections[$0.section].title)] != nil }

@@ -6,7 +6,7 @@ extension ListSnapshot {
 
     /// The total number of items across all sections.
     /// - Complexity: O(1).
-    public var itemCount: Int { pathsByID.count }
+    public var itemCount: Int { pendingIndex?.itemCount ?? storedPathsByID.count }
 
     /// Whether the snapshot has no sections.
     /// - Complexity: O(1).
@@ -46,15 +46,16 @@ extension ListSnapshot {
     }
 
     /// The path of the item identified by `id`, or `nil` when it is not in the snapshot.
-    /// - Complexity: O(1) expected.
+    /// - Complexity: O(1) expected; after edits in place, plus one step for each edit not yet
+    ///   folded into the index (at most the larger of 32 and *n* / 1,024).
     public func path(of id: ItemID) -> ItemPath? {
-        pathsByID[LiteralKey(id)]
+        indexedPath(of: LiteralKey(id))
     }
 
     /// Whether the snapshot holds an item identified by `id`.
-    /// - Complexity: O(1) expected.
+    /// - Complexity: That of ``path(of:)``.
     public func contains(_ id: ItemID) -> Bool {
-        pathsByID[LiteralKey(id)] != nil
+        indexedPath(of: LiteralKey(id)) != nil
     }
 
     /// The number of items in each section, in section order.

@@ -40,7 +40,9 @@ extension ListSnapshot {
     ///   section's offset (so no two sections share a title);
     /// - `pathsByID` has one entry per item, and each item's identifier leads to that item's
     ///   path (so no two items share an identifier);
-    /// - hence ``itemCount``, the size of `pathsByID`, is the number of items in the sections.
+    /// - hence ``itemCount``, the size of `pathsByID`, is the number of items in the sections;
+    /// - with edits in place pending (`pendingIndex`), the same holds of the paths read through
+    ///   them, and no identifier they deleted leads to an item.
     ///
     /// Titles and identifiers are looked up literally, as the index keys them.
     ///
@@ -59,7 +61,7 @@ extension ListSnapshot {
             }
             for (itemOffset, item) in section.items.enumerated() {
                 let path = ItemPath(section: offset, item: itemOffset)
-                let indexed = pathsByID[LiteralKey(item.id)]
+                let indexed = indexedPath(of: LiteralKey(item.id))
                 guard indexed == path else {
                     return "item \(path) with identifier \(String(reflecting: item.id)) is indexed at "
                         + (indexed.map(\.description) ?? "no path")
@@ -67,8 +69,15 @@ extension ListSnapshot {
             }
             items += section.items.count
         }
-        if pathsByID.count != items {
-            return "the identifier index has \(pathsByID.count) entries for \(items) items"
+        if itemCount != items {
+            return "the identifier index has \(itemCount) entries for \(items) items"
+        }
+        // Edits in place pending in the index: every identifier they touched leads to its item.
+        for key in pendingIndex?.touched.keys ?? [:].keys {
+            guard let path = indexedPath(of: key) else { continue }
+            guard let item = item(at: path), LiteralKey(item.id) == key else {
+                return "identifier \(String(reflecting: key)) is indexed at \(path), which holds another item"
+            }
         }
         return nil
     }

@@ -61,11 +61,14 @@ extension ListSnapshot {
             offsetsBySection[path.section, default: []].append(path.item)
         }
         beginEdit()
+        var shifts: [PendingIndex<ItemID>.Shift] = []
+        var touched: [(LiteralKey<ItemID>, ItemPath?)] = []
         for (section, offsets) in offsetsBySection {
             let sorted = Set(offsets).sorted()
-            for offset in sorted {
+            for offset in sorted.reversed() {
                 let key = LiteralKey(storedSections[section].items[offset].id)
-                pathsByID.removeValue(forKey: key)
+                shifts.append(.removedItem(at: ItemPath(section: section, item: offset)))
+                touched.append((key, nil))
                 editJournal!.place(key)
             }
             if sorted.count == 1 {
@@ -83,8 +86,8 @@ extension ListSnapshot {
                 }
                 storedSections[section].items = kept
             }
-            reindexItems(inSection: section, from: sorted[0])
         }
+        recordInIndex(shifts, touched: touched, itemCountChange: -touched.count)
         _checkInvariants()
     }
 
@@ -127,16 +130,19 @@ extension ListSnapshot {
     /// - Complexity: O(*n*), where *n* is the number of items (each is recorded as deleted).
     public mutating func deleteAllItems() {
         beginEdit()
-        for key in pathsByID.keys { editJournal!.place(key) }
+        for section in storedSections {
+            for item in section.items { editJournal!.place(LiteralKey(item.id)) }
+        }
         editJournal!.sectionsRestructured = true
         storedSections = []
-        pathsByID = [:]
+        storedPathsByID = [:]
+        pendingIndex = nil
         offsetsByTitle = [:]
     }
 
     /// The path of `id`, or an error naming it.
     func existingPath(of id: ItemID) throws(ListSnapshotEditError) -> ItemPath {
-        guard let path = pathsByID[LiteralKey(id)] else {
+        guard let path = indexedPath(of: LiteralKey(id)) else {
             throw ListSnapshotEditError(code: .unknownItemID, subject: String(describing: id))
         }
         return path
@@ -147,7 +153,7 @@ extension ListSnapshot {
         var seen: Set<LiteralKey<ItemID>> = []
         for item in items {
             let key = LiteralKey(item.id)
-            if let path = pathsByID[key] {
+            if let path = indexedPath(of: key) {
                 throw ListSnapshotEditError(
                     code: .duplicateItemID, subject: String(describing: item.id),
                     existingPosition: [path.section, path.item])
@@ -163,7 +169,12 @@ extension ListSnapshot {
         beginEdit()
         storedSections[path.section].items.insert(contentsOf: items, at: path.item)
         for item in items { editJournal!.place(LiteralKey(item.id)) }
-        reindexItems(inSection: path.section, from: path.item)
+        recordInIndex(
+            [.insertedItems(at: path, count: items.count)],
+            touched: items.enumerated().map {
+                (LiteralKey($1.id), ItemPath(section: path.section, item: path.item + $0))
+            },
+            itemCountChange: items.count)
         _checkInvariants()
     }
 
@@ -180,25 +191,9 @@ extension ListSnapshot {
         if after { target.item += 1 }
         storedSections[target.section].items.insert(item, at: target.item)
         editJournal!.place(LiteralKey(id))
-        if target.section == from.section {
-            let low = min(from.item, target.item)
-            reindexItems(inSection: from.section, from: low, upTo: max(from.item, target.item) + 1)
-        } else {
-            reindexItems(inSection: from.section, from: from.item)
-            reindexItems(inSection: target.section, from: target.item)
-        }
+        recordInIndex(
+            [.removedItem(at: from), .insertedItems(at: target, count: 1)], touched: [(LiteralKey(id), target)],
+            itemCountChange: 0)
         _checkInvariants()
-    }
-
-    /// Points the index entries of the items of section `section` at offsets `start..<end` (to
-    /// the section's end by default) to where they now are.
-    /// - Complexity: O(*end* − *start*) expected.
-    mutating func reindexItems(inSection section: Int, from start: Int, upTo end: Int? = nil) {
-        let items = storedSections[section].items
-        let end = end ?? items.count
-        guard start < end else { return }
-        for offset in start..<end {
-            pathsByID[LiteralKey(items[offset].id)] = ItemPath(section: section, item: offset)
-        }
     }
 }

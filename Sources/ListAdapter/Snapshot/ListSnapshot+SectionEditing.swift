@@ -50,16 +50,20 @@ extension ListSnapshot {
         guard let first = offsets.min() else { return }
         beginEdit()
         editJournal!.sectionsRestructured = true
+        var shifts: [PendingIndex<ItemID>.Shift] = []
+        var touched: [(LiteralKey<ItemID>, ItemPath?)] = []
         for offset in offsets.sorted(by: >) {
             let section = storedSections.remove(at: offset)
             offsetsByTitle.removeValue(forKey: LiteralKey(section.title))
+            shifts.append(.removedSection(at: offset))
             for item in section.items {
                 let key = LiteralKey(item.id)
-                pathsByID.removeValue(forKey: key)
+                touched.append((key, nil))
                 editJournal!.place(key)
             }
         }
-        reindexSections(from: first)
+        recordInIndex(shifts, touched: touched, itemCountChange: -touched.count)
+        reindexTitles(from: first)
         _checkInvariants()
     }
 
@@ -124,11 +128,19 @@ extension ListSnapshot {
         guard !newSections.isEmpty else { return }
         beginEdit()
         editJournal!.sectionsRestructured = true
-        for section in newSections {
-            for item in section.items { editJournal!.place(LiteralKey(item.id)) }
+        var touched: [(LiteralKey<ItemID>, ItemPath?)] = []
+        for (sectionOffset, section) in newSections.enumerated() {
+            for (itemOffset, item) in section.items.enumerated() {
+                let key = LiteralKey(item.id)
+                editJournal!.place(key)
+                touched.append((key, ItemPath(section: offset + sectionOffset, item: itemOffset)))
+            }
         }
         storedSections.insert(contentsOf: newSections, at: offset)
-        reindexSections(from: offset)
+        recordInIndex(
+            [.insertedSections(at: offset, count: newSections.count)], touched: touched,
+            itemCountChange: touched.count)
+        reindexTitles(from: offset)
         _checkInvariants()
     }
 
@@ -143,19 +155,8 @@ extension ListSnapshot {
         if target > from { target -= 1 }
         if after { target += 1 }
         storedSections.insert(section, at: target)
-        reindexSections(from: min(from, target), upTo: max(from, target) + 1)
+        recordInIndex([.movedSection(from: from, to: target)], touched: [], itemCountChange: 0)
+        reindexTitles(from: min(from, target))
         _checkInvariants()
-    }
-
-    /// Points the index entries of the sections at offsets `start..<end` (to the last section by
-    /// default), and of their items, to where they now are.
-    /// - Complexity: O(*s* + *m*) expected, where *s* counts those sections and *m* their items.
-    mutating func reindexSections(from start: Int, upTo end: Int? = nil) {
-        let end = end ?? storedSections.count
-        guard start < end else { return }
-        for offset in start..<end {
-            offsetsByTitle[LiteralKey(storedSections[offset].title)] = offset
-            reindexItems(inSection: offset, from: 0)
-        }
     }
 }

@@ -97,8 +97,11 @@ public struct ListSnapshot<
     public var sections: [Section] { storedSections }
     /// The sections, in display order: what ``sections`` reads and the edits in place change.
     @usableFromInline package var storedSections: [Section]
-    /// Where each identifier sits.
-    @usableFromInline package var pathsByID: [LiteralKey<ItemID>: ItemPath]
+    /// Where each identifier sat before the edits in place still pending in `pendingIndex`;
+    /// where each one sits when there are none (see `pathsByID`).
+    @usableFromInline package var storedPathsByID: [LiteralKey<ItemID>: ItemPath]
+    /// The edits in place not yet folded into `storedPathsByID`, or `nil` when there are none.
+    @usableFromInline package var pendingIndex: PendingIndex<ItemID>?
     /// Where each section title sits.
     @usableFromInline package var offsetsByTitle: [LiteralKey<String>: Int]
     /// The edits made in place since the snapshot this one was edited from, or `nil` for a
@@ -122,7 +125,8 @@ public struct ListSnapshot<
         offsetsByTitle: [LiteralKey<String>: Int]
     ) {
         self.storedSections = sections
-        self.pathsByID = pathsByID
+        self.storedPathsByID = pathsByID
+        self.pendingIndex = nil
         self.offsetsByTitle = offsetsByTitle
         self.editJournal = nil
     }
