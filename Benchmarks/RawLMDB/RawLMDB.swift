@@ -123,7 +123,7 @@ public final class RawLMDB: @unchecked Sendable {
         try Self.check(mdb_txn_commit(transaction), "mdb_txn_commit")
     }
 
-    private static func check(_ code: Int32, _ function: String) throws {
+    static func check(_ code: Int32, _ function: String) throws {
         guard code == MDB_SUCCESS else { throw Failure(function: function, code: code) }
     }
 }

@@ -27,7 +27,8 @@ let appendMicroseconds = BenchmarkMetric.custom("append (μs)", polarity: .prefe
 let customMetrics = [
     revisionsPerSecond, storedBytesPerSecond, jsonBytesPerSecond, bytesPerRevision, valueBytes, latencyMicroseconds,
     appendMicroseconds, groupCommitSpeedup, pairedSingleMicroseconds, pairedConcurrentMicroseconds, importShareOfRaw,
-    pairedImportMilliseconds, pairedRawMilliseconds,
+    pairedImportMilliseconds, pairedRawMilliseconds, changesShareOfRaw, changesSpeedupOverRecords,
+    pairedChangesMicroseconds, pairedBaselineMicroseconds,
 ]
 
 /// Kilobytes (1,000 bytes) per second for `bytes` bytes in `nanoseconds`.
@@ -107,6 +108,20 @@ func makeRawState(_ label: String, valueSize: Int) throws -> RawState {
     return RawState(directory: directory, raw: try RawLMDB(directory: directory.path), value: payload(valueSize))
 }
 
+/// A log of 1,000 churn revisions appended one per transaction (relaxed mode, then flushed:
+/// the same pages as durable appends), and the growth of its pages in use per revision.
+func makeReadState() async throws -> ReadState {
+    var state = try await makeAppendState("read", durability: .noSync)
+    try state.log.flush()
+    let before = state.log.bytesInUse
+    for _ in 1..<revisionsPerBatch {
+        _ = try await state.log.append(state.workload.next())
+    }
+    try state.log.flush()
+    let growth = (state.log.bytesInUse - before) / (revisionsPerBatch - 1)
+    return ReadState(directory: state.directory, log: state.log, bytesPerRevision: growth)
+}
+
 func tearDownAppending() {
     appending.value.directory.remove()
     appending.set(nil)
@@ -131,6 +146,7 @@ let benchmarks: @Sendable () -> Void = {
     registerAppendBenchmarks()
     registerImportBenchmarks()
     registerEditAppendBenchmarks()
+    registerReadingBenchmarks()
 
     Benchmark(
         "raw LMDB: 1 put per durable transaction, bytes of a churn revision",
@@ -220,20 +236,6 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     // MARK: Catch-up reads, verification, size
-
-    /// A log of 1,000 churn revisions appended one per transaction (relaxed mode, then flushed:
-    /// the same pages as durable appends), and the growth of its pages in use per revision.
-    func makeReadState() async throws -> ReadState {
-        var state = try await makeAppendState("read", durability: .noSync)
-        try state.log.flush()
-        let before = state.log.bytesInUse
-        for _ in 1..<revisionsPerBatch {
-            _ = try await state.log.append(state.workload.next())
-        }
-        try state.log.flush()
-        let growth = (state.log.bytesInUse - before) / (revisionsPerBatch - 1)
-        return ReadState(directory: state.directory, log: state.log, bytesPerRevision: growth)
-    }
 
     Benchmark(
         "catch-up read: records(in:) \(revisionsPerBatch) revisions",
