@@ -27,7 +27,7 @@ let appendMicroseconds = BenchmarkMetric.custom("append (μs)", polarity: .prefe
 let customMetrics = [
     revisionsPerSecond, storedBytesPerSecond, jsonBytesPerSecond, bytesPerRevision, valueBytes, latencyMicroseconds,
     appendMicroseconds, groupCommitSpeedup, pairedSingleMicroseconds, pairedConcurrentMicroseconds, importShareOfRaw,
-    pairedImportMilliseconds, pairedRawMilliseconds,
+    pairedImportMilliseconds, pairedRawMilliseconds, indexSharePerMille, appendWithIndexPerMille, scanOverIndex,
 ]
 
 /// Kilobytes (1,000 bytes) per second for `bytes` bytes in `nanoseconds`.
@@ -130,6 +130,7 @@ let benchmarks: @Sendable () -> Void = {
     )
     registerAppendBenchmarks()
     registerImportBenchmarks()
+    registerHistoryBenchmarks()
 
     Benchmark(
         "raw LMDB: 1 put per durable transaction, bytes of a churn revision",
