@@ -97,6 +97,11 @@ extension ChangeLog {
         /// are LMDB's own writing and are not walked again. Records carry their own checksums,
         /// checked when they are read, whatever this option.
         public var untrusted: Bool
+        /// Whether appends keep the history index, the revisions that touched each item and
+        /// section, which ``ChangeLog/history(of:in:where:)`` reads (true by default). When false,
+        /// appends through this open leave it behind and histories are answered by reading every
+        /// revision of their range; an open that keeps it later brings it up to date on first use.
+        public var keepsHistoryIndex = true
 
         /// The default ``fileMode``: read and write for the owner only.
         public static let privateFileMode = 0o600

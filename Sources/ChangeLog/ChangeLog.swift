@@ -173,6 +173,7 @@ public final class ChangeLog: Sendable {
             try Self.walkPages(of: environment, path: path, configuration: configuration)
         }
         store = try LogStore.open(environment: environment, path: path, readOnly: options.readOnly)
+        if !options.keepsHistoryIndex { store.history.disable() }
         if options.untrusted {
             try store.checkRecords()
         }

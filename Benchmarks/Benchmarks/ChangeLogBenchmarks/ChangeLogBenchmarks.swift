@@ -28,7 +28,7 @@ let customMetrics = [
     revisionsPerSecond, storedBytesPerSecond, jsonBytesPerSecond, bytesPerRevision, valueBytes, latencyMicroseconds,
     appendMicroseconds, groupCommitSpeedup, pairedSingleMicroseconds, pairedConcurrentMicroseconds, importShareOfRaw,
     pairedImportMilliseconds, pairedRawMilliseconds, changesShareOfRaw, changesSpeedupOverRecords,
-    pairedChangesMicroseconds, pairedBaselineMicroseconds,
+    pairedChangesMicroseconds, pairedBaselineMicroseconds, indexSharePerMille, appendWithIndexPerMille, scanOverIndex,
 ]
 
 /// Kilobytes (1,000 bytes) per second for `bytes` bytes in `nanoseconds`.
@@ -147,6 +147,7 @@ let benchmarks: @Sendable () -> Void = {
     registerImportBenchmarks()
     registerEditAppendBenchmarks()
     registerReadingBenchmarks()
+    registerHistoryBenchmarks()
 
     Benchmark(
         "raw LMDB: 1 put per durable transaction, bytes of a churn revision",

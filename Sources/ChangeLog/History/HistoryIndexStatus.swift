@@ -1,0 +1,34 @@
+/// What a log's history index holds: how far it reaches and what it costs.
+public struct HistoryIndexStatus: Hashable, Sendable {
+    /// The latest revision the index covers, or `nil` when the log has none (a log written
+    /// before the index existed, or opened without ``ChangeLog/Options/keepsHistoryIndex``).
+    public var coverage: UInt64?
+    /// Its entries: one per revision and item or section it touched.
+    public var entries: Int
+    /// The bytes of the pages it takes in the log's file.
+    public var bytes: Int
+
+    /// Creates a status.
+    public init(coverage: UInt64?, entries: Int, bytes: Int) {
+        self.coverage = coverage
+        self.entries = entries
+        self.bytes = bytes
+    }
+}
+
+extension ChangeLog {
+    /// What the history index holds now.
+    ///
+    /// - Throws: ``ChangeLogError`` when reading fails.
+    public func historyIndexStatus() throws(ChangeLogError) -> HistoryIndexStatus {
+        guard let database = store.history.current else {
+            return HistoryIndexStatus(coverage: nil, entries: 0, bytes: 0)
+        }
+        let coverage = try LMDBHistoryIndex.coverage(of: database, in: store)
+        let statistics = try store.read(during: "reading the history index") { transaction in
+            try transaction.statistics(of: database)
+        }
+        return HistoryIndexStatus(
+            coverage: coverage, entries: statistics.entries, bytes: statistics.pages * statistics.pageSize)
+    }
+}
