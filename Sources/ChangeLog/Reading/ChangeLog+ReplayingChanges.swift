@@ -2,7 +2,7 @@ import ListAdapter
 
 extension ChangeLog {
     /// Feeds the revisions of `range` to a renderer that holds the list itself, as
-    /// ``replay(_:into:willApply:progress:)`` feeds a ``ListRenderer``, but reading each
+    /// ``replay(_:into:willApply:progress:)`` feeds a `ListRenderer`, but reading each
     /// revision's changes alone: only the snapshot the range starts from is read.
     ///
     /// `reload` first gets that snapshot, with the revision it belongs to: the empty snapshot
