@@ -271,8 +271,12 @@ struct LMDBHistoryIndex: HistoryIndexStorage {
         while true {
             let (done, database): (Bool, LMDBDatabase)
             do {
-                (done, database) = try store.environment.write { transaction in
-                    try indexNextBatch(of: batch, in: transaction)
+                // Each batch opens (at first creates) the named database, which LMDB forbids while
+                // another thread of the process opens one: the environment's lock keeps them apart.
+                (done, database) = try store.environment.openingDatabases { () throws(any Error) in
+                    try store.environment.write { transaction in
+                        try indexNextBatch(of: batch, in: transaction)
+                    }
                 }
             } catch {
                 throw ChangeLogError.wrapping(error, path: store.path, during: "building the history index")
