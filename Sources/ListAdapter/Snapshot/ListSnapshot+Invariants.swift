@@ -40,7 +40,8 @@ extension ListSnapshot {
     ///   section's offset (so no two sections share a title);
     /// - `pathsByID` has one entry per item, and each item's identifier leads to that item's
     ///   path (so no two items share an identifier);
-    /// - hence ``itemCount``, the size of `pathsByID`, is the number of items in the sections.
+    /// - hence ``itemCount``, the size of `pathsByID`, is the number of items in the sections;
+    /// - when `indexFollowsDisplayOrder` says so, the index's entries are the items in display order.
     ///
     /// Titles and identifiers are looked up literally, as the index keys them.
     ///
@@ -69,6 +70,18 @@ extension ListSnapshot {
         }
         if pathsByID.count != items {
             return "the identifier index has \(pathsByID.count) entries for \(items) items"
+        }
+        if indexFollowsDisplayOrder {
+            let paths = sections.enumerated().lazy.flatMap { section, items in
+                items.items.indices.lazy.map { ItemPath(section: section, item: $0) }
+            }
+            let mismatch = pathsByID.withEntries { entries in
+                zip(entries.indices, paths).first { entries[$0].path != $1 }
+            }
+            if let mismatch {
+                return
+                    "the identifier index's entry \(mismatch.0) is not item \(mismatch.1), as the display order has it"
+            }
         }
         return nil
     }

@@ -94,7 +94,11 @@ public struct ListSnapshot<
     /// The sections, in display order.
     public let sections: [Section]
     /// Where each identifier sits.
-    @usableFromInline package let pathsByID: [LiteralKey<ItemID>: ItemPath]
+    @usableFromInline package let pathsByID: IdentifierIndex<ItemID>
+    /// Whether the entries of `pathsByID` are the items in display order, as `init(sections:)`
+    /// files them: the diff then reads the hashes they hold instead of hashing identifiers
+    /// (``IdentifierIndex``).
+    @usableFromInline package let indexFollowsDisplayOrder: Bool
     /// Where each section title sits.
     @usableFromInline package let offsetsByTitle: [LiteralKey<String>: Int]
 
@@ -102,21 +106,24 @@ public struct ListSnapshot<
     /// - Complexity: O(1).
     @inlinable
     public init() {
-        self.init(uncheckedSections: [], pathsByID: [:], offsetsByTitle: [:])
+        self.init(
+            uncheckedSections: [], pathsByID: IdentifierIndex(), offsetsByTitle: [:], indexFollowsDisplayOrder: true)
         _checkInvariants()
     }
 
     /// A snapshot of `sections` with the given index, taken as it is: the caller vouches that
-    /// the index describes the sections (the invariants that ``_checkInvariants()`` checks).
+    /// the index describes the sections (the invariants that ``_checkInvariants()`` checks), in
+    /// display order when `indexFollowsDisplayOrder` says so.
     /// Every other initializer ends here, then checks the invariants in debug builds.
     @inlinable
     init(
-        uncheckedSections sections: [Section], pathsByID: [LiteralKey<ItemID>: ItemPath],
-        offsetsByTitle: [LiteralKey<String>: Int]
+        uncheckedSections sections: [Section], pathsByID: IdentifierIndex<ItemID>,
+        offsetsByTitle: [LiteralKey<String>: Int], indexFollowsDisplayOrder: Bool = false
     ) {
         self.sections = sections
         self.pathsByID = pathsByID
         self.offsetsByTitle = offsetsByTitle
+        self.indexFollowsDisplayOrder = indexFollowsDisplayOrder
     }
 
     /// Builds a snapshot from sections, checking that titles and identifiers are unique.
@@ -134,19 +141,16 @@ public struct ListSnapshot<
             }
             itemCount += sections[offset].items.count
         }
-        var pathsByID = [LiteralKey<ItemID>: ItemPath](minimumCapacity: itemCount)
-        // Items read in place: copying each one would retain and release its strings.
-        for sectionOffset in sections.indices {
-            try sections[sectionOffset].items.withUnsafeBufferPointer { (items) throws(ListSnapshotError) in
-                for itemOffset in items.indices {
-                    let path = ItemPath(section: sectionOffset, item: itemOffset)
-                    if let first = pathsByID.updateValue(path, forKey: LiteralKey(items[itemOffset].id)) {
-                        throw .duplicateItemID(String(describing: items[itemOffset].id), first: first, second: path)
-                    }
-                }
-            }
+        let (pathsByID, duplicate) = IdentifierIndex<ItemID>.indexing(sections, itemCount: itemCount)
+        if let duplicate {
+            let second = duplicate.second
+            throw .duplicateItemID(
+                String(describing: sections[second.section].items[second.item].id), first: duplicate.first,
+                second: second)
         }
-        self.init(uncheckedSections: sections, pathsByID: pathsByID, offsetsByTitle: offsetsByTitle)
+        self.init(
+            uncheckedSections: sections, pathsByID: pathsByID, offsetsByTitle: offsetsByTitle,
+            indexFollowsDisplayOrder: true)
         _checkInvariants()
     }
 
