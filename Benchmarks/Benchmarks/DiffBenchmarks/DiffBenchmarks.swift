@@ -137,4 +137,7 @@ let benchmarks: @Sendable () -> Void = {
 
     // A main-actor model of 1,000,000 identifiers: how long one invalidation holds the main actor.
     mainActorHoldBenchmarks()
+
+    // Flat arrays of 36-character string and Int identifiers, as other diff libraries take them.
+    peerBenchmarks()
 }
