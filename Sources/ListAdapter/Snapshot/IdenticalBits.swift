@@ -38,8 +38,16 @@ extension ListSnapshot.Item {
 extension ListSnapshot {
     /// Whether `other` is a copy of this snapshot: the same storage, hence the same content,
     /// decided in O(1). Equal snapshots built separately do not share storage.
+    ///
+    /// Compared field by field: each storage reference by its bits, so that padding between
+    /// the fields (whose bytes a copy need not keep) is never read.
     @inlinable
     package func sharesStorage(with other: Self) -> Bool {
-        withUnsafePointer(to: self) { lhs in withUnsafePointer(to: other) { rhs in identicalBits(lhs, rhs) } }
+        func same<Field>(_ lhs: Field, _ rhs: Field) -> Bool {
+            withUnsafePointer(to: lhs) { lhs in withUnsafePointer(to: rhs) { rhs in identicalBits(lhs, rhs) } }
+        }
+        return same(sections, other.sections) && same(pathsByID.slots, other.pathsByID.slots)
+            && same(pathsByID.entries, other.pathsByID.entries) && same(offsetsByTitle, other.offsetsByTitle)
+            && indexFollowsDisplayOrder == other.indexFollowsDisplayOrder
     }
 }
