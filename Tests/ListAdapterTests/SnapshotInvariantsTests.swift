@@ -21,7 +21,7 @@ struct SnapshotInvariantsTests {
     /// `snapshot` with its index replaced, unchecked.
     static func withIndex(
         of snapshot: StringSnapshot,
-        paths: (inout [LiteralKey<String>: ItemPath]) -> Void = { _ in },
+        paths: (inout IdentifierIndex<String>) -> Void = { _ in },
         titles: (inout [LiteralKey<String>: Int]) -> Void = { _ in }
     ) -> StringSnapshot {
         var pathsByID = snapshot.pathsByID

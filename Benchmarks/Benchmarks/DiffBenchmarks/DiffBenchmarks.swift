@@ -139,4 +139,7 @@ let benchmarks: @Sendable () -> Void = {
     mainActorHoldBenchmarks()
     // Five edits in place of a 100,000-item list beside today's build + diff.
     editBenchmarks()
+
+    // Flat arrays of 36-character string and Int identifiers, as other diff libraries take them.
+    peerBenchmarks()
 }

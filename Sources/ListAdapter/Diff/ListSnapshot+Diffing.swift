@@ -26,7 +26,8 @@ extension ListSnapshot {
     ///   and *m* the largest number of items that stay in one section; O(*n*) when those keep
     ///   their order. Each item of `new` costs at most one hash lookup in this snapshot's index
     ///   (items that keep their place cost an identifier comparison instead, plus at most one
-    ///   more after a lookup); this snapshot's items are never hashed again.
+    ///   more after a lookup); this snapshot's items are never hashed again, nor are `new`'s when
+    ///   it was built by ``init(sections:)``: a lookup uses the hash its index holds.
     @inlinable
     public func changes(to new: ListSnapshot) -> ListChanges<ItemID, Summary, SectionSummary> {
         var changes = ListChanges<ItemID, Summary, SectionSummary>()
@@ -38,17 +39,27 @@ extension ListSnapshot {
         // then the ones that must move. A section that is the old one's storage is unchanged.
         var claims = OldItemClaims(sections)
         var origins = ItemOrigins()
-        for survivor in sectionMatching.survivingOldOffsets.indices {
-            let oldSection = sectionMatching.survivingOldOffsets[survivor]
-            let newSection = sectionMatching.survivingNewOffsets[survivor]
-            if sharesItems(ofSection: oldSection, withSection: newSection, of: new) {
-                claims.claimAll(inSection: oldSection, count: sections[oldSection].items.count)
-                continue
+        let newFirstFlatOffsets = new.firstFlatOffsetsOfEntries
+        withEntriesInDisplayOrder { oldEntries in
+            new.withEntriesInDisplayOrder { newEntries in
+                for survivor in sectionMatching.survivingOldOffsets.indices {
+                    let oldSection = sectionMatching.survivingOldOffsets[survivor]
+                    let newSection = sectionMatching.survivingNewOffsets[survivor]
+                    if sharesItems(ofSection: oldSection, withSection: newSection, of: new) {
+                        claims.claimAll(inSection: oldSection, count: sections[oldSection].items.count)
+                        continue
+                    }
+                    let hashes = SectionHashes(
+                        old: oldEntries, from: claims.firstFlatOffset[oldSection],
+                        count: sections[oldSection].items.count,
+                        new: newEntries, from: newEntries.isEmpty ? 0 : newFirstFlatOffsets[newSection],
+                        count: new.sections[newSection].items.count)
+                    matchItems(
+                        ofSection: oldSection, toSection: newSection, of: new, hashes: hashes,
+                        sectionMatching: sectionMatching, origins: &origins, claims: &claims, changes: &changes)
+                    origins.appendItemMoves(oldSection: oldSection, newSection: newSection, to: &changes)
+                }
             }
-            matchItems(
-                ofSection: oldSection, toSection: newSection, of: new, sectionMatching: sectionMatching,
-                origins: &origins, claims: &claims, changes: &changes)
-            origins.appendItemMoves(oldSection: oldSection, newSection: newSection, to: &changes)
         }
 
         // What no surviving section claimed leaves.

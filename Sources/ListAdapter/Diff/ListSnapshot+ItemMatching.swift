@@ -121,8 +121,8 @@ extension ListSnapshot {
     ///   summary comparison.
     @inlinable
     func matchItems(
-        ofSection oldSection: Int, toSection newSection: Int, of new: ListSnapshot, sectionMatching: SectionMatching,
-        origins: inout ItemOrigins, claims: inout OldItemClaims,
+        ofSection oldSection: Int, toSection newSection: Int, of new: ListSnapshot, hashes: SectionHashes<ItemID>,
+        sectionMatching: SectionMatching, origins: inout ItemOrigins, claims: inout OldItemClaims,
         changes: inout ListChanges<ItemID, Summary, SectionSummary>
     ) {
         sections[oldSection].items.withUnsafeBufferPointer { oldItems in
@@ -143,7 +143,7 @@ extension ListSnapshot {
                     guard
                         let from = origin(
                             ofNewItemAt: newItemOffset, in: newItems, oldItems: oldItems, oldSection: oldSection,
-                            cursor: &cursor, sectionMatching: sectionMatching)
+                            hashes: hashes, cursor: &cursor, sectionMatching: sectionMatching)
                     else {
                         changes.insertedItems.append(
                             .init(
@@ -175,24 +175,25 @@ extension ListSnapshot {
     @inlinable @inline(__always)
     func origin(
         ofNewItemAt newItemOffset: Int, in newItems: UnsafeBufferPointer<Item>, oldItems: UnsafeBufferPointer<Item>,
-        oldSection: Int, cursor: inout ItemCursor, sectionMatching: SectionMatching
+        oldSection: Int, hashes: SectionHashes<ItemID>, cursor: inout ItemCursor, sectionMatching: SectionMatching
     ) -> ItemPath? {
         let matchesCursor =
             cursor.matchesNext
-            || (cursor.offset < oldItems.count
+            || (cursor.offset < oldItems.count && hashes.mayMatch(old: cursor.offset, new: newItemOffset)
                 && literallyEqual(oldItems[cursor.offset].id, newItems[newItemOffset].id))
         cursor.matchesNext = false
         if matchesCursor {
             defer { cursor.offset += 1 }
             return ItemPath(section: oldSection, item: cursor.offset)
         }
-        guard let found = pathsByID[LiteralKey(newItems[newItemOffset].id)],
+        let id = newItems[newItemOffset].id
+        guard let found = pathsByID.path(of: id, hash: hashes.hash(ofNew: newItemOffset, id: id)),
             sectionMatching.survives(oldSection: found.section)
         else { return nil }
         if found.section == oldSection {
             let nextNew = newItemOffset + 1
             let nextOld = found.item + 1
-            if nextNew < newItems.count, nextOld < oldItems.count,
+            if nextNew < newItems.count, nextOld < oldItems.count, hashes.mayMatch(old: nextOld, new: nextNew),
                 literallyEqual(oldItems[nextOld].id, newItems[nextNew].id)
             {
                 cursor.offset = nextOld

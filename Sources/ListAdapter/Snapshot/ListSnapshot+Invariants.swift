@@ -42,7 +42,8 @@ extension ListSnapshot {
     ///   path (so no two items share an identifier);
     /// - hence ``itemCount``, the size of `pathsByID`, is the number of items in the sections;
     /// - with edits in place pending (`pendingIndex`), the same holds of the paths read through
-    ///   them, and no identifier they deleted leads to an item.
+    ///   them, and no identifier they deleted leads to an item;
+    /// - when `indexFollowsDisplayOrder` says so, the index's entries are the items in display order.
     ///
     /// Titles and identifiers are looked up literally, as the index keys them.
     ///
@@ -77,6 +78,18 @@ extension ListSnapshot {
             guard let path = indexedPath(of: key) else { continue }
             guard let item = item(at: path), LiteralKey(item.id) == key else {
                 return "identifier \(String(reflecting: key)) is indexed at \(path), which holds another item"
+            }
+        }
+        if indexFollowsDisplayOrder {
+            let paths = sections.enumerated().lazy.flatMap { section, items in
+                items.items.indices.lazy.map { ItemPath(section: section, item: $0) }
+            }
+            let mismatch = pathsByID.withEntries { entries in
+                zip(entries.indices, paths).first { entries[$0].path != $1 }
+            }
+            if let mismatch {
+                return
+                    "the identifier index's entry \(mismatch.0) is not item \(mismatch.1), as the display order has it"
             }
         }
         return nil

@@ -135,7 +135,8 @@ extension ListSnapshot {
         }
         editJournal!.sectionsRestructured = true
         storedSections = []
-        storedPathsByID = [:]
+        storedPathsByID = IdentifierIndex()
+        indexFollowsDisplayOrder = true
         pendingIndex = nil
         offsetsByTitle = [:]
     }

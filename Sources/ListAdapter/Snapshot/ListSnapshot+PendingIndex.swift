@@ -3,14 +3,14 @@ extension ListSnapshot {
     /// it, that index with the edits folded in, built on first need and kept.
     /// - Complexity: O(1), or O(*n*) expected the first time after edits in place.
     @inlinable
-    package var pathsByID: [LiteralKey<ItemID>: ItemPath] {
+    package var pathsByID: IdentifierIndex<ItemID> {
         guard let pendingIndex else { return storedPathsByID }
         return foldedPathsByID(pendingIndex)
     }
 
     /// The index with the pending edits folded in: built from the sections once, then kept.
     @usableFromInline
-    func foldedPathsByID(_ pending: PendingIndex<ItemID>) -> [LiteralKey<ItemID>: ItemPath] {
+    func foldedPathsByID(_ pending: PendingIndex<ItemID>) -> IdentifierIndex<ItemID> {
         pending.folded.index.withLock { index in
             if let index { return index }
             let built = Self.index(of: storedSections)
@@ -28,15 +28,12 @@ extension ListSnapshot {
         return pendingIndex.path(of: key, stored: storedPathsByID)
     }
 
-    /// An index of `sections`, whose identifiers are unique.
+    /// An index of `sections`, whose identifiers are unique, filed in display order.
     /// - Complexity: O(*n*) expected.
-    static func index(of sections: [Section]) -> [LiteralKey<ItemID>: ItemPath] {
-        var index = [LiteralKey<ItemID>: ItemPath](minimumCapacity: sections.reduce(0) { $0 + $1.items.count })
-        for (sectionOffset, section) in sections.enumerated() {
-            for (itemOffset, item) in section.items.enumerated() {
-                index[LiteralKey(item.id)] = ItemPath(section: sectionOffset, item: itemOffset)
-            }
-        }
+    static func index(of sections: [Section]) -> IdentifierIndex<ItemID> {
+        let (index, duplicate) = IdentifierIndex<ItemID>.indexing(
+            sections, itemCount: sections.reduce(0) { $0 + $1.items.count })
+        assert(duplicate == nil, "an edited snapshot repeats an identifier")
         return index
     }
 
@@ -55,6 +52,7 @@ extension ListSnapshot {
         pending.itemCount += itemCountChange
         if pending.shifts.count > PendingIndex<ItemID>.limit(itemCount: pending.itemCount) {
             storedPathsByID = Self.index(of: storedSections)
+            indexFollowsDisplayOrder = true
         } else {
             pendingIndex = pending
         }

@@ -99,9 +99,14 @@ public struct ListSnapshot<
     @usableFromInline package var storedSections: [Section]
     /// Where each identifier sat before the edits in place still pending in `pendingIndex`;
     /// where each one sits when there are none (see `pathsByID`).
-    @usableFromInline package var storedPathsByID: [LiteralKey<ItemID>: ItemPath]
+    @usableFromInline package var storedPathsByID: IdentifierIndex<ItemID>
     /// The edits in place not yet folded into `storedPathsByID`, or `nil` when there are none.
     @usableFromInline package var pendingIndex: PendingIndex<ItemID>?
+    /// Whether the entries of `storedPathsByID` are the items in display order, as
+    /// `init(sections:)` files them: the diff then reads the hashes they hold instead of hashing
+    /// identifiers (``IdentifierIndex``). An index folded from pending edits is built the same
+    /// way, so this holds of `pathsByID` whenever it holds of `storedPathsByID`.
+    @usableFromInline package var indexFollowsDisplayOrder: Bool
     /// Where each section title sits.
     @usableFromInline package var offsetsByTitle: [LiteralKey<String>: Int]
     /// The edits made in place since the snapshot this one was edited from, or `nil` for a
@@ -112,23 +117,26 @@ public struct ListSnapshot<
     /// - Complexity: O(1).
     @inlinable
     public init() {
-        self.init(uncheckedSections: [], pathsByID: [:], offsetsByTitle: [:])
+        self.init(
+            uncheckedSections: [], pathsByID: IdentifierIndex(), offsetsByTitle: [:], indexFollowsDisplayOrder: true)
         _checkInvariants()
     }
 
     /// A snapshot of `sections` with the given index, taken as it is: the caller vouches that
-    /// the index describes the sections (the invariants that ``_checkInvariants()`` checks).
+    /// the index describes the sections (the invariants that ``_checkInvariants()`` checks), in
+    /// display order when `indexFollowsDisplayOrder` says so.
     /// Every other initializer ends here, then checks the invariants in debug builds.
     @inlinable
     init(
-        uncheckedSections sections: [Section], pathsByID: [LiteralKey<ItemID>: ItemPath],
-        offsetsByTitle: [LiteralKey<String>: Int]
+        uncheckedSections sections: [Section], pathsByID: IdentifierIndex<ItemID>,
+        offsetsByTitle: [LiteralKey<String>: Int], indexFollowsDisplayOrder: Bool = false
     ) {
         self.storedSections = sections
         self.storedPathsByID = pathsByID
         self.pendingIndex = nil
         self.offsetsByTitle = offsetsByTitle
         self.editJournal = nil
+        self.indexFollowsDisplayOrder = indexFollowsDisplayOrder
     }
 
     /// Builds a snapshot from sections, checking that titles and identifiers are unique.
@@ -146,19 +154,16 @@ public struct ListSnapshot<
             }
             itemCount += sections[offset].items.count
         }
-        var pathsByID = [LiteralKey<ItemID>: ItemPath](minimumCapacity: itemCount)
-        // Items read in place: copying each one would retain and release its strings.
-        for sectionOffset in sections.indices {
-            try sections[sectionOffset].items.withUnsafeBufferPointer { (items) throws(ListSnapshotError) in
-                for itemOffset in items.indices {
-                    let path = ItemPath(section: sectionOffset, item: itemOffset)
-                    if let first = pathsByID.updateValue(path, forKey: LiteralKey(items[itemOffset].id)) {
-                        throw .duplicateItemID(String(describing: items[itemOffset].id), first: first, second: path)
-                    }
-                }
-            }
+        let (pathsByID, duplicate) = IdentifierIndex<ItemID>.indexing(sections, itemCount: itemCount)
+        if let duplicate {
+            let second = duplicate.second
+            throw .duplicateItemID(
+                String(describing: sections[second.section].items[second.item].id), first: duplicate.first,
+                second: second)
         }
-        self.init(uncheckedSections: sections, pathsByID: pathsByID, offsetsByTitle: offsetsByTitle)
+        self.init(
+            uncheckedSections: sections, pathsByID: pathsByID, offsetsByTitle: offsetsByTitle,
+            indexFollowsDisplayOrder: true)
         _checkInvariants()
     }
 

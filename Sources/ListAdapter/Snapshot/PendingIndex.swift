@@ -62,7 +62,7 @@ package struct PendingIndex<ItemID: Hashable & Sendable>: Sendable {
     /// The index with the shifts folded in, built once on first need and kept.
     @usableFromInline
     final class Folded: Sendable {
-        @usableFromInline let index = Mutex<[LiteralKey<ItemID>: ItemPath]?>(nil)
+        @usableFromInline let index = Mutex<IdentifierIndex<ItemID>?>(nil)
         @usableFromInline init() {}
     }
 
@@ -91,7 +91,7 @@ package struct PendingIndex<ItemID: Hashable & Sendable>: Sendable {
     /// The path of the item identified by `key`, given the stored index.
     /// - Complexity: O(*p*) expected, where *p* is the number of pending shifts.
     @usableFromInline
-    func path(of key: LiteralKey<ItemID>, stored: [LiteralKey<ItemID>: ItemPath]) -> ItemPath? {
+    func path(of key: LiteralKey<ItemID>, stored: IdentifierIndex<ItemID>) -> ItemPath? {
         var path: ItemPath
         var first: Int
         if let touch = touched[key] {
