@@ -87,6 +87,7 @@ enum ReduceFixtures {
                 "-I", products.appendingPathComponent("Modules").path,
                 "-I", sources.appendingPathComponent("CLMDB").path,
                 "-I", sources.appendingPathComponent("CXXHash").path,
+                "-I", sources.appendingPathComponent("CZstd").path,
                 "-Xcc",
                 "-fmodule-map-file=" + products.appendingPathComponent("CFileWriteback.build/module.modulemap").path,
                 "-Xcc",
@@ -94,7 +95,7 @@ enum ReduceFixtures {
                     + products.resolvingSymlinksInPath().deletingLastPathComponent()  // <scratch>/<triple>/debug
                     .deletingLastPathComponent()
                     .appendingPathComponent("checkouts/swift-system/Sources/CSystem/include/module.modulemap").path,
-            ] + objects + ["-llmdb", "-lxxhash"], in: scratch.url)
+            ] + objects + ["-llmdb", "-lxxhash", "-lzstd"], in: scratch.url)
         try #require(compile.status == 0, "ReducedTest.swift does not compile: \(compile)")
         #expect(!(compile.stdout + compile.stderr).contains("warning:"), "ReducedTest.swift warns: \(compile)")
         return try await run(executable, [], in: scratch.url)

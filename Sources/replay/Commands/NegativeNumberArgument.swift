@@ -24,9 +24,11 @@ enum NegativeNumberArgument {
     }
 
     /// The message for a positional `<revision>` given as a negative number (`show -1`), which
-    /// the parser takes for an option and so reports as missing; `nil` otherwise.
+    /// the parser takes for an option and so reports as missing (or, where the revision is
+    /// optional, as in `show`, which also takes `--at`, the command reports as not given);
+    /// `nil` otherwise.
     static func revisionMessage(in arguments: some Collection<String>, parserMessage message: String) -> String? {
-        guard message.hasPrefix("Missing expected argument '<revision>'"),
+        guard message.hasPrefix("Missing expected argument '<revision>'") || message.hasPrefix(ShowCommand.noRevision),
             let value = arguments.first(where: isNegativeNumber)
         else { return nil }
         return "revisions count from 1, not \(value)"

@@ -36,10 +36,13 @@ struct ShowCommand: AsyncParsableCommand {
     @Flag(help: "Print the revision as one revision line of the interchange format (JSON).")
     var json = false
 
+    /// What `show` says when given neither a revision nor `--at`.
+    static let noRevision = "give a revision, or --at TIME for the revision current then"
+
     func validate() throws {
         try inputOption.validate(with: logOptions)
         switch (revision, at) {
-        case (nil, nil): throw ValidationError("give a revision, or --at TIME for the revision current then")
+        case (nil, nil): throw ValidationError(Self.noRevision)
         case (.some, .some): throw ValidationError("give a revision or --at TIME, not both")
         default: break
         }

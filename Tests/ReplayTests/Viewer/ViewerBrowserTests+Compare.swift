@@ -91,15 +91,18 @@ extension ViewerBrowserTests {
         #expect(Self.outline(forward.1) == Self.outline(fifth))
         // Today leaves with its items; the item arrives in Pinned.
         let today = forward.0.first { $0["title"] as? String == "Today" }
-        #expect((today?["marks"] as? String ?? "").contains("deleted"))
+        let todayMarks = today?["marks"] as? String ?? ""
+        #expect(todayMarks.contains("deleted"))
         let arrived = (forward.1.first?["items"] as? [[String: Any]] ?? []).first {
             $0["id"] as? String == Self.trickyID
         }
-        #expect((arrived?["marks"] as? String ?? "").contains("inserted"), "\(forward.1)")
+        let arrivedMarks = arrived?["marks"] as? String ?? ""
+        #expect(arrivedMarks.contains("inserted"), "\(forward.1)")
         #expect(Self.outline(backward.0) == Self.outline(fifth))
         #expect(Self.outline(backward.1) == Self.outline(second))
         let left = (backward.0.first?["items"] as? [[String: Any]] ?? []).first { $0["id"] as? String == Self.trickyID }
-        #expect((left?["marks"] as? String ?? "").contains("deleted"), "\(backward.0)")
+        let marks = left?["marks"] as? String ?? ""
+        #expect(marks.contains("deleted"), "\(backward.0)")
         // Back to one revision: the list shown is revision 5's, and the panes hold no rows.
         let dom = ViewerDOM(html: closed)
         #expect(dom.error == nil, "\(dom.error ?? "")")
