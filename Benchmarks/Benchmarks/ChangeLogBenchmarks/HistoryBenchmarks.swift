@@ -1,6 +1,7 @@
 import Benchmark
 import BenchmarkSupport
 import ChangeLog
+import Foundation
 import ListAdapter
 
 // An item's history on a long log: through the history index beside a scan of every revision
@@ -93,9 +94,14 @@ func makeHistoryState() async throws -> HistoryState {
         _ = try await log.append(contentsOf: batch)
         appended += batch.count
     }
-    var options = ChangeLog.Options(readOnly: true)
+    // The scan reads a copy: one process opens a log with one set of options only.
+    try log.flush()
+    let copy = directory.appending("scanned")
+    try FileManager.default.createDirectory(atPath: copy, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(atPath: path + "/data.mdb", toPath: copy + "/data.mdb")
+    var options = ChangeLog.Options(durability: .noSync)
     options.keepsHistoryIndex = false
-    let scanned = try ChangeLog(path: path, options: options)
+    let scanned = try ChangeLog(path: copy, options: options)
     return HistoryState(directory: directory, indexed: log, scanned: scanned)
 }
 
