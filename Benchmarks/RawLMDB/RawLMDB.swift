@@ -77,8 +77,15 @@ public final class RawLMDB: @unchecked Sendable {
     /// Reads the values with keys `first ..< first + count` in one read transaction, copying
     /// each one out as a revision read does, and returns the number of bytes read.
     public func read(first: Int, count: Int) throws -> Int {
+        try Self.read(first: first, count: count, of: database, in: environment)
+    }
+
+    /// Reads the values with keys `first ..< first + count` (big-endian `UInt64`s) of `database`
+    /// in one read transaction of `environment`, copying each one out as a revision read does,
+    /// and returns the number of bytes read: the raw read both readers measure.
+    static func read(first: Int, count: Int, of database: MDB_dbi, in environment: OpaquePointer) throws -> Int {
         var transaction: OpaquePointer?
-        try Self.check(mdb_txn_begin(environment, nil, UInt32(MDB_RDONLY), &transaction), "mdb_txn_begin")
+        try check(mdb_txn_begin(environment, nil, UInt32(MDB_RDONLY), &transaction), "mdb_txn_begin")
         defer { mdb_txn_abort(transaction) }
         var bytes = 0
         for key in first..<(first + count) {
@@ -86,7 +93,7 @@ public final class RawLMDB: @unchecked Sendable {
             var value = MDB_val()
             try withUnsafeMutableBytes(of: &keyBytes) { keyBuffer throws in
                 var keyValue = MDB_val(mv_size: keyBuffer.count, mv_data: keyBuffer.baseAddress)
-                try Self.check(mdb_get(transaction, database, &keyValue, &value), "mdb_get")
+                try check(mdb_get(transaction, database, &keyValue, &value), "mdb_get")
             }
             let copy = [UInt8](UnsafeRawBufferPointer(start: value.mv_data, count: value.mv_size))
             bytes += copy.count

@@ -45,20 +45,6 @@ public final class RawLMDBReader: @unchecked Sendable {
     /// Reads the values with keys `first ..< first + count` (big-endian `UInt64`s) in one read
     /// transaction, copying each one out as a revision read does, and returns the bytes read.
     public func read(first: Int, count: Int) throws -> Int {
-        var transaction: OpaquePointer?
-        try RawLMDB.check(mdb_txn_begin(environment, nil, UInt32(MDB_RDONLY), &transaction), "mdb_txn_begin")
-        defer { mdb_txn_abort(transaction) }
-        var bytes = 0
-        for key in first..<(first + count) {
-            var keyBytes = UInt64(key).bigEndian
-            var value = MDB_val()
-            try withUnsafeMutableBytes(of: &keyBytes) { keyBuffer throws in
-                var keyValue = MDB_val(mv_size: keyBuffer.count, mv_data: keyBuffer.baseAddress)
-                try RawLMDB.check(mdb_get(transaction, database, &keyValue, &value), "mdb_get")
-            }
-            let copy = [UInt8](UnsafeRawBufferPointer(start: value.mv_data, count: value.mv_size))
-            bytes += copy.count
-        }
-        return bytes
+        try RawLMDB.read(first: first, count: count, of: database, in: environment)
     }
 }

@@ -25,7 +25,7 @@ public struct RevisionRecords: AsyncSequence, Sendable {
 
     /// Creates an iterator that starts at the range's first revision.
     public func makeAsyncIterator() -> Iterator {
-        Iterator(log: log, next: start, end: end, batchSize: Swift.max(1, batchSize))
+        Iterator(log: log, next: start, end: end, batchSize: batchSize)
     }
 
     /// Reads the revisions, one batch of records at a time.
