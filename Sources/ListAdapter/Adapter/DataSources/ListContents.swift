@@ -81,12 +81,11 @@ public struct ListContents<
         sectionOrder: [String] = [],
         sectionSummary: @escaping @Sendable (String) -> SectionSummary? = { _ in nil }
     ) {
-        let grouping = ElementGrouping(
-            id: id, sectionTitle: sectionTitle, summary: summary, sectionOrder: sectionOrder,
-            sectionSummary: .ofTitle(sectionSummary))
-        storage = .deferred { (keepFirst) throws(ListSnapshotError) in
-            try grouping.snapshot(of: elements, keepingFirst: keepFirst)
-        }
+        self.init(
+            elements,
+            grouping: ElementGrouping(
+                id: id, sectionTitle: sectionTitle, summary: summary, sectionOrder: sectionOrder,
+                sectionSummary: .ofTitle(sectionSummary)))
     }
 
     /// Contents made of `elements`, in display order, whose sections' summaries are computed
@@ -115,9 +114,15 @@ public struct ListContents<
         sectionOrder: [String] = [],
         sectionSummary: @escaping @Sendable (_ title: String, _ elements: [Elements.Element]) -> SectionSummary?
     ) {
-        let grouping = ElementGrouping(
-            id: id, sectionTitle: sectionTitle, summary: summary, sectionOrder: sectionOrder,
-            sectionSummary: .ofElements(sectionSummary))
+        self.init(
+            elements,
+            grouping: ElementGrouping(
+                id: id, sectionTitle: sectionTitle, summary: summary, sectionOrder: sectionOrder,
+                sectionSummary: .ofElements(sectionSummary)))
+    }
+
+    /// Contents that group `elements` as `grouping` says, when ``snapshot()`` runs.
+    private init<Elements: Sequence & Sendable>(_ elements: Elements, grouping: ElementGrouping<Elements.Element>) {
         storage = .deferred { (keepFirst) throws(ListSnapshotError) in
             try grouping.snapshot(of: elements, keepingFirst: keepFirst)
         }
