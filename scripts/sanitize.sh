@@ -66,7 +66,8 @@ for sanitizer in "${sanitizers[@]}"; do
         # Memory errors only: LeakSanitizer reports, at the exit of Swift processes, memory
         # this package does not own (the XCTest harness, swift-argument-parser exiting from
         # inside parsing, FoundationEssentials reading an empty file), so it is off here.
-        ASAN_OPTIONS="detect_leaks=0 ${ASAN_OPTIONS:-}" run address .build-asan "$address_suites"
+        ASAN_OPTIONS="detect_leaks=0 suppressions=$PWD/scripts/sanitizers/asan.supp ${ASAN_OPTIONS:-}" \
+            run address .build-asan "$address_suites"
         ;;
     *)
         echo "usage: scripts/sanitize.sh [thread] [address]" >&2
