@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 
 @testable import ListAdapter
@@ -9,6 +10,17 @@ private struct CollidingID: Hashable, Sendable {
 
     func hash(into hasher: inout Hasher) {
         hasher.combine(value % 5)
+    }
+}
+
+/// An identifier that counts how often it is hashed, for the one test that reads the count.
+private struct HashCountingID: Hashable, Sendable {
+    static let hashes = Atomic<Int>(0)
+    let value: Int
+
+    func hash(into hasher: inout Hasher) {
+        Self.hashes.add(1, ordering: .relaxed)
+        hasher.combine(value)
     }
 }
 
@@ -108,5 +120,37 @@ struct IdentifierIndexTests {
         let unclaimed = StringSnapshot(
             uncheckedSections: snapshot.sections, pathsByID: reversed, offsetsByTitle: snapshot.offsetsByTitle)
         #expect(unclaimed._invariantViolation() == nil)
+    }
+
+    @Test("an index built from hashes computed earlier hashes nothing, and equals the one that hashes")
+    func indexFromKeptHashes() throws {
+        typealias Snapshot = ListSnapshot<HashCountingID, Int, Never>
+        let sections: [Snapshot.Section] = (0..<4).map { section in
+            .init(title: "\(section)", items: (0..<50).map { .init(id: HashCountingID(value: section * 50 + $0)) })
+        }
+        let hashes = sections.map { $0.items.map { IdentifierIndex<HashCountingID>.hash(of: $0.id) } }
+        let before = HashCountingID.hashes.load(ordering: .relaxed)
+        let (index, duplicate) = IdentifierIndex<HashCountingID>.indexing(sections, itemCount: 200, hashes: hashes)
+        #expect(HashCountingID.hashes.load(ordering: .relaxed) == before)
+        #expect(duplicate == nil)
+        let built = try Snapshot(sections: sections)
+        let kept = try Snapshot(sections: sections, itemHashes: hashes)
+        #expect(kept == built && kept.indexFollowsDisplayOrder)
+        #expect(kept._invariantViolation() == nil)
+        for section in sections {
+            for item in section.items {
+                #expect(index[LiteralKey(item.id)] == built.path(of: item.id))
+                #expect(kept.path(of: item.id) == built.path(of: item.id))
+            }
+        }
+        // A repeated identifier is caught with its hashes given, as without them.
+        var repeated = sections
+        repeated[2].items[7] = repeated[0].items[3]
+        let repeatedHashes = repeated.map { $0.items.map { IdentifierIndex<HashCountingID>.hash(of: $0.id) } }
+        let withoutHashes = #expect(throws: ListSnapshotError.self) { try Snapshot(sections: repeated) }
+        let withHashes = #expect(throws: ListSnapshotError.self) {
+            try Snapshot(sections: repeated, itemHashes: repeatedHashes)
+        }
+        #expect(withHashes == withoutHashes && withHashes?.code == .duplicateItemID)
     }
 }

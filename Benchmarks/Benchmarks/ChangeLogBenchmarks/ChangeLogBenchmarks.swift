@@ -28,7 +28,8 @@ let customMetrics = [
     revisionsPerSecond, storedBytesPerSecond, jsonBytesPerSecond, bytesPerRevision, valueBytes, latencyMicroseconds,
     appendMicroseconds, groupCommitSpeedup, pairedSingleMicroseconds, pairedConcurrentMicroseconds, importShareOfRaw,
     pairedImportMilliseconds, pairedRawMilliseconds, changesShareOfRaw, changesSpeedupOverRecords,
-    pairedChangesMicroseconds, pairedBaselineMicroseconds, indexSharePerMille, appendWithIndexPerMille, scanOverIndex,
+    pairedChangesMicroseconds, pairedBaselineMicroseconds, catchUpSpeedup, pairedCatchUpMilliseconds,
+    pairedRehashingMilliseconds, indexSharePerMille, appendWithIndexPerMille, scanOverIndex,
 ]
 
 /// Kilobytes (1,000 bytes) per second for `bytes` bytes in `nanoseconds`.
@@ -147,6 +148,7 @@ let benchmarks: @Sendable () -> Void = {
     registerImportBenchmarks()
     registerEditAppendBenchmarks()
     registerReadingBenchmarks()
+    registerCatchUpBenchmarks()
     registerHistoryBenchmarks()
 
     Benchmark(

@@ -63,6 +63,17 @@ extension ChangeLog {
         RevisionRecords(log: self, start: range.lowerBound, end: range.upperBound, batchSize: batchSize)
     }
 
+    /// ``records(in:batchSize:)`` as it was read before the reader kept its work from one
+    /// snapshot to the next: every snapshot's identifiers are hashed again to index it, and
+    /// every compressed chunk's dictionary is checked and digested again. The same records, more
+    /// slowly; for the benchmarks that measure the difference in the same run.
+    @_spi(Benchmarks)
+    public func baselineRecords(in range: ClosedRange<UInt64>, batchSize: Int = 64) -> RevisionRecords {
+        var records = RevisionRecords(log: self, start: range.lowerBound, end: range.upperBound, batchSize: batchSize)
+        records.keepsWork = false
+        return records
+    }
+
     /// The records from `revision` to the latest one, oldest first, read lazily in batches of
     /// `batchSize` revisions per read transaction. Revisions appended while iterating are
     /// included; the sequence ends at the first batch that finds no newer revision.

@@ -23,7 +23,11 @@ protocol RevisionDecoding: Sendable {
 /// Full records: the revision record and the snapshot's chunks, through one ``SnapshotLoader``
 /// so that what consecutive snapshots share is decoded once.
 struct RecordDecoding: RevisionDecoding {
-    var loader = SnapshotLoader()
+    var loader: SnapshotLoader
+
+    init(loader: SnapshotLoader = SnapshotLoader()) {
+        self.loader = loader
+    }
 
     mutating func element(at revision: UInt64, store: LogStore, in transaction: borrowing LMDBTransaction) throws
         -> RevisionRecord

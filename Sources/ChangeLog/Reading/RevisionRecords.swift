@@ -22,18 +22,23 @@ public struct RevisionRecords: AsyncSequence, Sendable {
     let start: UInt64
     let end: UInt64?
     let batchSize: Int
+    /// Whether the reads keep the work done on one snapshot for the next (``SnapshotLoader``);
+    /// `false` only for the benchmarks' baseline.
+    var keepsWork = true
 
     /// Creates an iterator that starts at the range's first revision.
     public func makeAsyncIterator() -> Iterator {
-        Iterator(log: log, next: start, end: end, batchSize: batchSize)
+        Iterator(log: log, next: start, end: end, batchSize: batchSize, keepsWork: keepsWork)
     }
 
     /// Reads the revisions, one batch of records at a time.
     public struct Iterator: AsyncIteratorProtocol {
         private var batches: RevisionBatches<RecordDecoding>
 
-        init(log: ChangeLog, next: UInt64, end: UInt64?, batchSize: Int) {
-            batches = RevisionBatches(log: log, next: next, end: end, batchSize: batchSize, decoding: RecordDecoding())
+        init(log: ChangeLog, next: UInt64, end: UInt64?, batchSize: Int, keepsWork: Bool) {
+            batches = RevisionBatches(
+                log: log, next: next, end: end, batchSize: batchSize,
+                decoding: RecordDecoding(loader: SnapshotLoader(keepsWork: keepsWork)))
         }
 
         /// The next record, reading the next batch when the current one is used up; `nil` after

@@ -40,26 +40,72 @@ func hex(_ value: UInt64) -> String {
     return "0x" + String(repeating: "0", count: 16 - digits.count) + digits
 }
 
-/// The decoded items of an item chunk, and the fingerprint of its content.
+/// The decoded items of an item chunk, the fingerprint of its content and its identifiers'
+/// hashes (`IdentifierIndex.hash(of:)`, computed by this process when it decoded the chunk).
 private struct ItemChunk {
     var items: [LogSnapshot.Item]
     var fingerprint: Fingerprint
+    var hashes: [Int]
+
+    init(items: [LogSnapshot.Item], fingerprint: Fingerprint) {
+        self.items = items
+        self.fingerprint = fingerprint
+        hashes = items.map { IdentifierIndex<String>.hash(of: $0.id) }
+    }
+}
+
+/// A decoded section, where it is stored, and its identifiers' hashes in display order.
+private struct LoadedSection {
+    var section: LogSnapshot.Section
+    var stored: StoredSection
+    var hashes: [Int]
 }
 
 /// Reads snapshots from their chunks, checking every chunk's checksum and how the chunks fit
 /// together. It remembers the sections and item chunks of the last snapshot it read, so reading
 /// consecutive revisions reads and decodes only the chunks each one added (each chunk is
 /// checked when the loader first reads it).
+///
+/// The snapshot it hands out is always the one the chunks hold, never one derived from the
+/// revision's changes: the changes are a second, independent record of the revision, which
+/// ``ChangeLog/verify(_:progress:)`` compares with the chunks, so trusting them here would hide
+/// exactly the disagreement it must report. What the loader carries from one snapshot to the
+/// next is work this process did on the same bytes: the decoded sections and item chunks, the
+/// digested dictionaries, and the hash of every identifier, which it computes once, when it
+/// decodes the item chunk holding it. Each snapshot's index is built afresh from those hashes, in display order, with the
+/// same duplicate check as `ListSnapshot(sections:)`, so a revision costs the chunks it added,
+/// plus filing (not hashing) its identifiers.
 struct SnapshotLoader {
     /// The most elements a total read from the log reserves room for up front. The totals
     /// (sections and items of a record, items of a section) are checked against the chunks
     /// only as these are read, and one damaged or forged total must fail those checks rather
     /// than ask for terabytes first.
     private static let largestReservation = 1 << 16
-    private var sectionsByChunk: [UInt64: (section: LogSnapshot.Section, stored: StoredSection)] = [:]
+    private var sectionsByChunk: [UInt64: LoadedSection] = [:]
     /// The items of every item chunk of the last snapshot loaded: a section that changed
     /// usually keeps most of its item chunks, which need not be read and decoded again.
     private var itemsByChunk: [UInt64: ItemChunk] = [:]
+    /// The dictionaries read so far, checked and digested, by chunk identifier (see
+    /// `LMDBTransaction.decodeChunk`).
+    private var dictionaries: [UInt64: DecompressionDictionary] = [:]
+    /// Whether the loader keeps, from one snapshot to the next, the identifiers' hashes (each
+    /// snapshot's index is built from them) and the digested dictionaries (`true`); or hashes
+    /// every identifier and checks and digests a compressed chunk's dictionary for every chunk
+    /// (`false`: how every snapshot was read before, kept as the benchmarks' baseline).
+    let keepsWork: Bool
+
+    /// A loader that has read nothing yet.
+    init(keepsWork: Bool = true) {
+        self.keepsWork = keepsWork
+    }
+
+    /// Reads chunk `id`, with the dictionaries kept when the loader keeps them.
+    private mutating func chunk(
+        _ id: UInt64, in transaction: borrowing LMDBTransaction, chunks: LMDBDatabase
+    ) throws -> (chunk: Chunk, fingerprint: Fingerprint) {
+        guard keepsWork else { return try transaction.chunk(id, in: chunks) }
+        return try transaction.chunk(id, in: chunks, dictionaries: &dictionaries)
+    }
 
     /// Reads the snapshot of the revision described by `body`.
     ///
@@ -70,14 +116,16 @@ struct SnapshotLoader {
         var sections: [LogSnapshot.Section] = []
         var storedSections: [StoredSection] = []
         var runs: [StoredChunk] = []
-        var loaded: [UInt64: (section: LogSnapshot.Section, stored: StoredSection)] = [:]
+        var loaded: [UInt64: LoadedSection] = [:]
+        var hashes: [[Int]] = []
         var loadedItems: [UInt64: ItemChunk] = [:]
         loadedItems.reserveCapacity(itemsByChunk.count)
         sections.reserveCapacity(min(body.sectionCount, Self.largestReservation))
         storedSections.reserveCapacity(min(body.sectionCount, Self.largestReservation))
+        hashes.reserveCapacity(min(body.sectionCount, Self.largestReservation))
         var itemTotal = 0
         for runID in body.sectionRuns {
-            let run = try transaction.chunk(runID, in: chunks)
+            let run = try chunk(runID, in: transaction, chunks: chunks)
             guard case .sections(let sectionIDs) = run.chunk else {
                 throw ChunkFailure(chunkID: runID, kind: .inconsistent("expected a section run, found another kind"))
             }
@@ -86,7 +134,7 @@ struct SnapshotLoader {
                 guard sections.count < body.sectionCount else {
                     throw ChunkFailure(kind: .inconsistent("more sections than the \(body.sectionCount) recorded"))
                 }
-                let entry: (section: LogSnapshot.Section, stored: StoredSection)
+                let entry: LoadedSection
                 if let known = loaded[sectionID] ?? sectionsByChunk[sectionID] {
                     entry = known
                     // Keep its item chunks for the next snapshot (a read section records its own).
@@ -105,6 +153,7 @@ struct SnapshotLoader {
                 loaded[sectionID] = entry
                 sections.append(entry.section)
                 storedSections.append(entry.stored)
+                hashes.append(entry.hashes)
             }
         }
         guard sections.count == body.sectionCount, itemTotal == body.itemCount else {
@@ -115,7 +164,7 @@ struct SnapshotLoader {
         }
         let snapshot: LogSnapshot
         do {
-            snapshot = try LogSnapshot(sections: sections)
+            snapshot = try LogSnapshot(sections: sections, itemHashes: keepsWork ? hashes : nil)
         } catch {
             throw ChunkFailure(kind: .inconsistent(error.description))
         }
@@ -126,11 +175,11 @@ struct SnapshotLoader {
 
     /// Reads section chunk `id`, taking the item chunks the last snapshot loaded from
     /// ``itemsByChunk`` and reading the others; records every item chunk in `loadedItems`.
-    private func readSection(
+    private mutating func readSection(
         _ id: UInt64, limit: Int, loadedItems: inout [UInt64: ItemChunk],
         in transaction: borrowing LMDBTransaction, chunks: LMDBDatabase
-    ) throws -> (section: LogSnapshot.Section, stored: StoredSection) {
-        let read = try transaction.chunk(id, in: chunks)
+    ) throws -> LoadedSection {
+        let read = try chunk(id, in: transaction, chunks: chunks)
         guard case .section(let title, let summary, let itemCount, let itemChunkIDs) = read.chunk else {
             throw ChunkFailure(chunkID: id, kind: .inconsistent("expected a section, found another kind"))
         }
@@ -142,12 +191,14 @@ struct SnapshotLoader {
         items.reserveCapacity(min(itemCount, Self.largestReservation))
         var itemChunks: [StoredChunk] = []
         itemChunks.reserveCapacity(itemChunkIDs.count)
+        var hashes: [Int] = []
+        hashes.reserveCapacity(min(itemCount, Self.largestReservation))
         for itemChunkID in itemChunkIDs {
             let itemChunk: ItemChunk
             if let known = itemsByChunk[itemChunkID] ?? loadedItems[itemChunkID] {
                 itemChunk = known
             } else {
-                let read = try transaction.chunk(itemChunkID, in: chunks)
+                let read = try chunk(itemChunkID, in: transaction, chunks: chunks)
                 guard case .items(let readItems) = read.chunk else {
                     throw ChunkFailure(chunkID: itemChunkID, kind: .inconsistent("expected items, found another kind"))
                 }
@@ -158,6 +209,7 @@ struct SnapshotLoader {
                 throw ChunkFailure(chunkID: id, kind: .inconsistent("section holds more than its \(itemCount) items"))
             }
             items.append(contentsOf: chunkItems)
+            hashes.append(contentsOf: itemChunk.hashes)
             loadedItems[itemChunkID] = itemChunk
             itemChunks.append(
                 StoredChunk(id: itemChunkID, fingerprint: itemChunk.fingerprint, itemCount: chunkItems.count))
@@ -166,10 +218,10 @@ struct SnapshotLoader {
             throw ChunkFailure(
                 chunkID: id, kind: .inconsistent("section holds \(items.count) items, it says \(itemCount)"))
         }
-        return (
-            LogSnapshot.Section(title: title, summary: summary, items: items),
-            StoredSection(chunk: StoredChunk(id: id, fingerprint: read.fingerprint), itemChunks: itemChunks)
-        )
+        return LoadedSection(
+            section: LogSnapshot.Section(title: title, summary: summary, items: items),
+            stored: StoredSection(chunk: StoredChunk(id: id, fingerprint: read.fingerprint), itemChunks: itemChunks),
+            hashes: hashes)
     }
 }
 
@@ -179,11 +231,22 @@ extension LMDBTransaction {
     ///
     /// - Throws: ``ChunkFailure`` for a missing or damaged chunk; ``LMDBError``.
     func chunk(_ id: UInt64, in chunks: LMDBDatabase) throws -> (chunk: Chunk, fingerprint: Fingerprint) {
+        var dictionaries: [UInt64: DecompressionDictionary] = [:]
+        return try chunk(id, in: chunks, dictionaries: &dictionaries)
+    }
+
+    /// Reads chunk `id` as ``chunk(_:in:)`` does, taking its dictionary from `dictionaries` when
+    /// it is there and adding it when it is read (see `decodeChunk`).
+    ///
+    /// - Throws: ``ChunkFailure`` for a missing or damaged chunk; ``LMDBError``.
+    func chunk(
+        _ id: UInt64, in chunks: LMDBDatabase, dictionaries: inout [UInt64: DecompressionDictionary]
+    ) throws -> (chunk: Chunk, fingerprint: Fingerprint) {
         try withValue(forKey: id.bigEndianKey, in: chunks) { bytes in
             guard let bytes else { throw ChunkFailure(chunkID: id, kind: .missing) }
             switch SealCheck(bytes, seed: id) {
             case .valid(let content):
-                return try decodeChunk(content, id: id, in: chunks)
+                return try decodeChunk(content, id: id, in: chunks, dictionaries: &dictionaries)
             case .tooShort:
                 throw ChunkFailure(chunkID: id, kind: .checksumMismatch(stored: nil, computed: nil))
             case .mismatch(let stored, let computed):

@@ -5,10 +5,17 @@ extension LMDBTransaction {
     /// Decodes the content of chunk `id` (checksum already checked and removed), decompressing it
     /// first if it is compressed, and fingerprints the plain content.
     ///
+    /// `dictionaries` holds the dictionaries this reader already read, checked and digested, by
+    /// chunk identifier; one read here is added to it. A reader of consecutive snapshots keeps
+    /// it, so that each compressed chunk does not check and digest its dictionary's bytes again
+    /// (two hashes of about 8 KB, more than the chunk's own decompression): the same trust as
+    /// the chunks the reader keeps decoded, each checked the first time it was read.
+    ///
     /// - Throws: ``ChunkFailure`` naming the chunk, or its dictionary when that is missing or
     ///   damaged; ``LMDBError``.
     func decodeChunk(
-        _ stored: UnsafeRawBufferPointer, id: UInt64, in chunks: LMDBDatabase
+        _ stored: UnsafeRawBufferPointer, id: UInt64, in chunks: LMDBDatabase,
+        dictionaries: inout [UInt64: DecompressionDictionary]
     ) throws -> (chunk: Chunk, fingerprint: Fingerprint) {
         guard stored.first == Chunk.Kind.compressed.rawValue else {
             return try Self.decode(plain: stored, id: id)
@@ -19,7 +26,16 @@ extension LMDBTransaction {
         } catch {
             throw ChunkFailure(chunkID: id, kind: .malformed(error))
         }
-        let dictionary = header.dictionaryID == 0 ? nil : try self.dictionary(header.dictionaryID, for: id, in: chunks)
+        var dictionary: DecompressionDictionary?
+        if header.dictionaryID != 0 {
+            if let known = dictionaries[header.dictionaryID] {
+                dictionary = known
+            } else {
+                let read = try self.dictionary(header.dictionaryID, for: id, in: chunks)
+                dictionaries[header.dictionaryID] = read
+                dictionary = read
+            }
+        }
         let content: [UInt8]
         do throws(RecordDecodingError) {
             content = try ChunkCompression.decompress(

@@ -28,7 +28,8 @@ extension ListSnapshot {
     ///   section does not match (``ListRuleViolationCode/updateMismatch``), or the duplicate title or
     ///   identifier that the result would hold (``ListRuleViolationCode/invalidResult``).
     /// - Complexity: O(*n* + *c*) expected, where *n* counts the items of both snapshots and *c*
-    ///   the operations.
+    ///   the operations; changes that only update summaries hash no identifier (the result
+    ///   keeps this snapshot's index).
     @_specialize(exported:true,where ItemID == String, Summary == String, SectionSummary == String)
     public func applying(_ changes: ListChanges<ItemID, Summary, SectionSummary>) throws(ListChangesError)
         -> ListSnapshot
@@ -105,6 +106,18 @@ extension ListSnapshot {
             newSections[update.to].summary = update.summary
         }
 
+        if changes.deletedSections.isEmpty, changes.insertedSections.isEmpty, changes.movedSections.isEmpty,
+            changes.deletedItems.isEmpty, changes.insertedItems.isEmpty, changes.movedItems.isEmpty
+        {
+            // Only summaries changed: every title and identifier is where it was, so this
+            // snapshot's index (already checked for duplicates) describes the result, and no
+            // identifier is hashed again. What a reconfigure after a batch applies.
+            let result = ListSnapshot(
+                uncheckedSections: newSections, pathsByID: pathsByID, offsetsByTitle: offsetsByTitle,
+                indexFollowsDisplayOrder: indexFollowsDisplayOrder)
+            result._checkInvariants()
+            return result
+        }
         do {
             return try ListSnapshot(sections: newSections)
         } catch {

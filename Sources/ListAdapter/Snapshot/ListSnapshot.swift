@@ -146,6 +146,21 @@ public struct ListSnapshot<
     /// - Complexity: O(*n*) expected, where *n* is the number of items.
     @inlinable
     public init(sections: [Section]) throws(ListSnapshotError) {
+        try self.init(sections: sections, itemHashes: nil)
+    }
+
+    /// Builds a snapshot from sections as ``init(sections:)`` does, with each identifier's hash
+    /// computed earlier in this process (`IdentifierIndex.hash(of:)`, section by section) instead
+    /// of hashing them here: what a reader of consecutive revisions does with the identifiers
+    /// the revision before already held. Uniqueness is checked as fully as without them.
+    ///
+    /// The hashes are trusted: one that is not its identifier's would make lookups miss (debug
+    /// builds check every lookup), so they must never come from outside the process.
+    ///
+    /// - Throws: ``ListSnapshotError`` naming the first duplicate title or identifier.
+    /// - Complexity: O(*n*) expected, where *n* is the number of items; no identifier is hashed.
+    @inlinable
+    package init(sections: [Section], itemHashes: [[Int]]?) throws(ListSnapshotError) {
         var offsetsByTitle = [LiteralKey<String>: Int](minimumCapacity: sections.count)
         var itemCount = 0
         for offset in sections.indices {
@@ -154,7 +169,8 @@ public struct ListSnapshot<
             }
             itemCount += sections[offset].items.count
         }
-        let (pathsByID, duplicate) = IdentifierIndex<ItemID>.indexing(sections, itemCount: itemCount)
+        let (pathsByID, duplicate) = IdentifierIndex<ItemID>.indexing(
+            sections, itemCount: itemCount, hashes: itemHashes)
         if let duplicate {
             let second = duplicate.second
             throw .duplicateItemID(

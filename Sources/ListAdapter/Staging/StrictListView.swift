@@ -112,7 +112,7 @@ public struct StrictListView<
             throw BatchUpdateError(applying: error)
         }
         if let difference = Self.firstDifference(shown: shown, reported: snapshot) { throw difference }
-        self.snapshot = shown
+        self.snapshot = Self.sharingEqualSections(of: shown, with: snapshot)
         batchCount += 1
         reloadedItemCount += changes.updatedItems.count
     }
@@ -190,6 +190,7 @@ public struct StrictListView<
             try view.reconfigureItems(stage.reconfigures)
             try view.reloadSections(stage.sectionUpdates)
         }
+        view.snapshot = Self.sharingEqualSections(of: view.snapshot, with: snapshot)
         self = view
     }
 
@@ -212,6 +213,9 @@ public struct StrictListView<
                     difference: "section \(section) has \(shownSection.items.count) rows in the table view "
                         + "but \(reportedSection.items.count) in the data source")
             }
+            // Rows held in the same storage are the same rows: what a section neither side
+            // changed since the last batch holds (see `sharingEqualSections(of:with:)`).
+            if isSameStorage(shownSection.items, reportedSection.items) { continue }
             for (row, (shownItem, reportedItem)) in zip(shownSection.items, reportedSection.items).enumerated()
             where !literallyEqual(shownItem.id, reportedItem.id) {
                 let (shownID, reportedID) = quotedApart(
@@ -224,4 +228,35 @@ public struct StrictListView<
         }
         return nil
     }
+
+    /// `shown` with each section equal to `reported`'s section at the same offset (title,
+    /// summary, identifiers and summaries, compared literally) replaced by that section as
+    /// `reported` holds it: the same value, in `reported`'s storage. Consecutive revisions read
+    /// from a log share their unchanged sections' storage, so the next batch's comparison
+    /// (``firstDifference(shown:reported:)``) finds those sections the same at once instead of
+    /// comparing every row. The index stays valid: equal sections hold the same identifiers at
+    /// the same paths.
+    /// - Complexity: O(*s*) for *s* sections, plus O(*k*) for each section of *k* items that is not
+    ///   already in `reported`'s storage.
+    private static func sharingEqualSections(
+        of shown: ListSnapshot<ItemID, Summary, SectionSummary>,
+        with reported: ListSnapshot<ItemID, Summary, SectionSummary>
+    ) -> ListSnapshot<ItemID, Summary, SectionSummary> {
+        var result = shown
+        for (offset, section) in zip(shown.sections.indices, reported.sections)
+        where !isSameStorage(shown.sections[offset].items, section.items) && shown.sections[offset] == section {
+            result.storedSections[offset] = section
+        }
+        return result
+    }
+}
+
+/// Whether `first` and `second` are one array's storage (so equal without reading an element).
+/// The buffers' addresses are compared inside the closures and never kept.
+/// - Complexity: O(1).
+private func isSameStorage<Element>(_ first: [Element], _ second: [Element]) -> Bool {
+    first.count == second.count
+        && first.withUnsafeBufferPointer { first in
+            second.withUnsafeBufferPointer { second in first.baseAddress == second.baseAddress }
+        }
 }
