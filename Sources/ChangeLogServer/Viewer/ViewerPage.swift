@@ -6,7 +6,7 @@
 /// module `viewer/app.mjs` from the server and reads the log through the server's routes; every
 /// one of these answers carries ``contentSecurityPolicy``, under which the page runs: it has no
 /// inline script, style or event handler. `replay view` writes a static page with the revisions
-/// embedded: ``staticPageHead(from:to:)``, then each revision line passed through
+/// embedded: ``staticPageHead(from:to:filter:)``, then each revision line passed through
 /// ``embeddable(_:)`` and a newline, then ``staticPageTail``. Such a file holds the style sheet
 /// and the scripts inside it, and works opened from disk, with no server.
 ///
