@@ -45,7 +45,8 @@ extension ChangeLog {
     /// updated `subject`, or for an item took it away or brought it with its section, as events
     /// oldest first; with `filters`, only the revisions whose annotations satisfy all of them.
     ///
-    /// The revisions come from the history index the log keeps as it appends. A log written
+    /// The events come from the history index the log keeps as it appends, and their time and
+    /// annotations from the revisions' records. A log written
     /// before the index existed gets one on first use when it can be written
     /// (``HistorySource/builtIndex``); otherwise every revision of the range is read
     /// (``HistorySource/scan``), with the same answer.
@@ -75,39 +76,32 @@ extension ChangeLog {
         let events: [HistoryEvent]
         switch source {
         case .index, .builtIndex:
-            let revisions = try historyIndex.revisions(touching: subject, in: lower...range.upperBound)
-            events = try indexedEvents(for: subject, at: revisions, where: filters)
+            let indexed = try historyIndex.events(of: subject, in: lower...range.upperBound)
+            events = try annotated(indexed, where: filters)
         case .scan:
             events = try scanEvents(for: subject, in: lower...range.upperBound, where: filters)
         }
         return History(events: events, source: source)
     }
 
-    /// The events of `subject` at `revisions`, each read with the snapshot before it.
-    func indexedEvents(for subject: HistorySubject, at revisions: [UInt64], where filters: [MetaFilter])
-        throws(ChangeLogError) -> [HistoryEvent]
-    {
-        var events: [HistoryEvent] = []
-        for batch in stride(from: 0, to: revisions.count, by: 64) {
-            let slice = revisions[batch..<Swift.min(batch + 64, revisions.count)]
+    /// `events` as the index stores them, with the time and annotations of their revisions'
+    /// records; with `filters`, only those whose annotations satisfy all of them.
+    func annotated(_ events: [HistoryEvent], where filters: [MetaFilter]) throws(ChangeLogError) -> [HistoryEvent] {
+        var annotated: [HistoryEvent] = []
+        annotated.reserveCapacity(events.count)
+        for batch in stride(from: 0, to: events.count, by: 256) {
+            let slice = events[batch..<Swift.min(batch + 256, events.count)]
             try store.read(during: "reading a history") { transaction in
-                var loader = SnapshotLoader()
-                for revision in slice {
-                    let record = try store.record(at: revision, loader: &loader, in: transaction)
-                    guard MetaFilter.all(filters, match: record.meta) else { continue }
-                    let old =
-                        revision > 1
-                        ? try store.snapshot(
-                            of: store.body(at: revision - 1, in: transaction), revision: revision - 1, loader: &loader,
-                            in: transaction
-                        ).snapshot : LogSnapshot()
-                    if let event = HistoryAnalysis.event(for: subject, old: old, record: record) {
-                        events.append(event)
-                    }
+                for var event in slice {
+                    let body = try store.body(at: event.revision, in: transaction)
+                    guard MetaFilter.all(filters, match: body.meta) else { continue }
+                    event.millisecondsSince1970 = body.timestamp
+                    event.meta = body.meta
+                    annotated.append(event)
                 }
             }
         }
-        return events
+        return annotated
     }
 
     /// The events of `subject` in `range`, found by reading every revision of it.

@@ -17,6 +17,11 @@ package enum HistoryAnalysis {
         package var subjects: [HistorySubject] {
             items.map(HistorySubject.item) + sections.map(HistorySubject.section)
         }
+
+        /// What the revision did to each subject touched, as the history index stores it: with
+        /// revision, time and annotations left out (0, 0 and none). A subject touched to no
+        /// effect has none.
+        package var events: [HistorySubject: HistoryEvent] = [:]
     }
 
     /// What `changes`, which take `old` to `new`, touched.
@@ -47,6 +52,9 @@ package enum HistoryAnalysis {
         for update in changes.updatedItems {
             if let id = new.identifier(at: update.to) { touched.items.insert(id) }
         }
+        for subject in touched.subjects {
+            touched.events[subject] = event(for: subject, old: old, new: new, changes: changes)
+        }
         return touched
     }
 
@@ -55,17 +63,31 @@ package enum HistoryAnalysis {
     package static func event(for subject: HistorySubject, old: LogSnapshot, record: RevisionRecord)
         -> HistoryEvent?
     {
+        guard var event = event(for: subject, old: old, new: record.snapshot, changes: record.changes) else {
+            return nil
+        }
+        event.revision = record.revision
+        event.millisecondsSince1970 = record.millisecondsSince1970
+        event.meta = record.meta
+        return event
+    }
+
+    /// What `changes`, which take `old` to `new`, did to `subject`, with revision, time and
+    /// annotations left out (0, 0 and none); `nil` when they did nothing to it.
+    package static func event(for subject: HistorySubject, old: LogSnapshot, new: LogSnapshot, changes: LogChanges)
+        -> HistoryEvent?
+    {
         switch subject {
         case .item(let id):
-            return itemEvent(id, old: old, record: record)
+            return itemEvent(id, old: old, new: new, changes: changes)
         case .section(let title):
-            return sectionEvent(title, old: old, record: record)
+            return sectionEvent(title, old: old, new: new, changes: changes)
         }
     }
 
-    private static func itemEvent(_ id: String, old: LogSnapshot, record: RevisionRecord) -> HistoryEvent? {
-        let new = record.snapshot
-        let changes = record.changes
+    private static func itemEvent(_ id: String, old: LogSnapshot, new: LogSnapshot, changes: LogChanges)
+        -> HistoryEvent?
+    {
         let before = old.path(of: id)
         let after = new.path(of: id)
         let leftWithSection = before.map { changes.deletedSections.contains($0.section) } ?? false
@@ -94,8 +116,7 @@ package enum HistoryAnalysis {
         }
         guard !kinds.isEmpty else { return nil }
         return HistoryEvent(
-            revision: record.revision, millisecondsSince1970: record.millisecondsSince1970, meta: record.meta,
-            kinds: kinds, withSection: fate,
+            revision: 0, millisecondsSince1970: 0, meta: [:], kinds: kinds, withSection: fate,
             before: before.map { place(of: $0, in: old) }, after: after.map { place(of: $0, in: new) },
             summaryBefore: before.flatMap { old.item(at: $0)?.summary },
             summaryAfter: after.flatMap { new.item(at: $0)?.summary })
@@ -106,9 +127,9 @@ package enum HistoryAnalysis {
             section: snapshot.sections[path.section].title, sectionIndex: path.section, itemIndex: path.item)
     }
 
-    private static func sectionEvent(_ title: String, old: LogSnapshot, record: RevisionRecord) -> HistoryEvent? {
-        let new = record.snapshot
-        let changes = record.changes
+    private static func sectionEvent(_ title: String, old: LogSnapshot, new: LogSnapshot, changes: LogChanges)
+        -> HistoryEvent?
+    {
         let before = old.sectionOffset(titled: title)
         let after = new.sectionOffset(titled: title)
         var kinds: [HistoryEvent.Kind] = []
@@ -128,8 +149,7 @@ package enum HistoryAnalysis {
         }
         guard !kinds.isEmpty else { return nil }
         return HistoryEvent(
-            revision: record.revision, millisecondsSince1970: record.millisecondsSince1970, meta: record.meta,
-            kinds: kinds, withSection: nil,
+            revision: 0, millisecondsSince1970: 0, meta: [:], kinds: kinds, withSection: nil,
             before: before.map { HistoryEvent.Place(section: title, sectionIndex: $0, itemIndex: nil) },
             after: after.map { HistoryEvent.Place(section: title, sectionIndex: $0, itemIndex: nil) },
             summaryBefore: before.flatMap { old.sections[$0].summary },

@@ -3,7 +3,8 @@ public struct HistoryIndexStatus: Hashable, Sendable {
     /// The latest revision the index covers, or `nil` when the log has none (a log written
     /// before the index existed, or opened without ``ChangeLog/Options/keepsHistoryIndex``).
     public var coverage: UInt64?
-    /// Its entries: one per revision and item or section it touched.
+    /// Its entries: one per block of an item's or a section's events (a few hundred bytes of
+    /// them), one per recent revision whose events wait to join their blocks, and its own few.
     public var entries: Int
     /// The bytes of the pages it takes in the log's file.
     public var bytes: Int

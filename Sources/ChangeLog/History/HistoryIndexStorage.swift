@@ -17,19 +17,21 @@ public struct HistoryItem: Hashable, Sendable {
 }
 
 /// What a storage engine keeps for the history index: for each item identifier and section
-/// title, the revisions that touched it (``HistoryAnalysis/touched(old:new:changes:)``), and the
-/// latest revision the index covers. The log's engine writes a revision's entries in the
-/// transaction that stores the revision; everything else about histories (what a revision did,
-/// answering by scan when there is no index) is the engine-independent part, in
-/// ``ChangeLog/history(of:in:where:)``.
+/// title, what each revision that touched it did (``HistoryAnalysis/touched(old:new:changes:)``
+/// works it out, with everything of the event but its time and annotations, which the revision's
+/// record holds), and the latest revision the index covers. ``HistoryEventCoding`` is the compact
+/// form an engine may store a subject's events in, in blocks. The log's engine writes a
+/// revision's events in the transaction that stores the revision; everything else about
+/// histories (time and annotations, answering by scan when there is no index) is the
+/// engine-independent part, in ``ChangeLog/history(of:in:where:)``.
 package protocol HistoryIndexStorage: Sendable {
     /// The latest revision the index covers (every revision from the oldest held up to it has
     /// its entries), or `nil` when the log has no index.
     func coverage() throws(ChangeLogError) -> UInt64?
 
-    /// The revisions of `range` that touched `subject`, ascending.
-    func revisions(touching subject: HistorySubject, in range: ClosedRange<UInt64>) throws(ChangeLogError)
-        -> [UInt64]
+    /// What the revisions of `range` did to `subject`, ascending, with no time (0) and no
+    /// annotations.
+    func events(of subject: HistorySubject, in range: ClosedRange<UInt64>) throws(ChangeLogError) -> [HistoryEvent]
 
     /// The items whose identifier contains `text` (case-insensitively), ordered by identifier,
     /// at most `limit` of them.

@@ -26,20 +26,22 @@ final class HistoryDatabaseSlot: Sendable {
     }
 }
 
-/// The history index on LMDB: the `history` database, whose keys are a subject and a revision
-/// that touched it, with empty values, plus one key for the coverage (RecordFormat.md,
-/// "The history index").
+/// The history index on LMDB: the `history` database, whose keys are a subject and the revision
+/// of its first event in a block, each holding a block of the subject's events (the compact form
+/// of ``HistoryEventCoding``), plus a few keys of its own (RecordFormat.md, "The history index").
 ///
 /// A subject's key is a kind byte (`i` for an item, `s` for a section) and its UTF-8 bytes with
 /// every zero byte written as `00 FF`, ended by `00 00`, so that keys sort by subject, then by
 /// revision (8 bytes, big-endian). A subject longer than ``longSubject`` bytes, which LMDB's
 /// key size would not hold, is written as `I` or `S` and its XXH3-128 fingerprint instead.
 ///
-/// An append does not put its entries among those of their subjects, which would rewrite a page
-/// of the tree for each subject it touched: it puts them after the entries of the revisions
-/// before it, as `p`, the revision and the subject's key, all in a few pages. Once
-/// ``pendingRevisions`` revisions wait so, one append moves their entries to their subjects'
-/// places together, rewriting each page once for all of them. Readers read both.
+/// An append does not put its events among those of their subjects, which would rewrite a page
+/// of the tree for each subject it touched: it puts them in one key after the revisions before
+/// it, `p` and the revision, whose value lists each subject the revision touched (its kind byte,
+/// its text) and its event. Once ``pendingRevisions`` revisions wait so, one append moves their
+/// events to their subjects' blocks together, rewriting each block once for all of them: a
+/// subject's latest block grows until it holds ``blockBytes`` bytes, then a new one starts.
+/// Readers read both.
 struct LMDBHistoryIndex: HistoryIndexStorage {
     /// The name of the database.
     static let databaseName = "history"
@@ -47,19 +49,21 @@ struct LMDBHistoryIndex: HistoryIndexStorage {
     static let coverageKey: [UInt8] = [0]
     /// Subjects longer than this many UTF-8 bytes are keyed by their fingerprint.
     static let longSubject = 400
-    /// The kind byte of the entries that wait to be moved to their subjects' places.
+    /// The kind byte of the revisions whose events wait to be moved to their subjects' blocks.
     static let pendingKind = UInt8(ascii: "p")
-    /// The key of the latest revision whose entries were moved to their subjects' places.
+    /// The key of the latest revision whose events were moved to their subjects' blocks.
     static let mergedKey: [UInt8] = [1]
-    /// How many revisions' entries wait before an append moves them.
+    /// How many revisions' events wait before an append moves them.
     static let pendingRevisions: UInt64 = 64
+    /// A subject's latest block takes more events until it holds this many bytes.
+    static let blockBytes = 448
 
     let store: LogStore
     let readOnly: Bool
 
     // MARK: - Keys
 
-    /// The key prefix of `subject`: every key of its revisions starts with it.
+    /// The key prefix of `subject`: every key of its blocks starts with it.
     static func prefix(of subject: HistorySubject) -> [UInt8] {
         let (kind, text): (UInt8, String) =
             switch subject {
@@ -99,73 +103,30 @@ struct LMDBHistoryIndex: HistoryIndexStorage {
         return nil
     }
 
-    // MARK: - Writing, inside the log's transactions
+    /// The base revision of `key` when it is a block of the subject whose prefix is `prefix`.
+    static func blockRevision(_ key: UnsafeRawBufferPointer, of prefix: [UInt8]) -> UInt64? {
+        guard key.count == prefix.count + 8, key.starts(with: prefix) else { return nil }
+        return UInt64(bigEndianKey: key[prefix.count...])
+    }
 
-    /// Adds the entries of `revision`, which touched `touched`, and advances the coverage to it
-    /// when it covered the revision before.
-    static func add(
-        _ touched: HistoryAnalysis.Touched, revision: UInt64, to database: LMDBDatabase,
-        in transaction: borrowing LMDBTransaction
-    ) throws {
-        let pending = [pendingKind] + revision.bigEndianKey
-        for key in touched.subjects.map(prefix(of:)).sorted(by: { $0.lexicographicallyPrecedes($1) }) {
-            try transaction.put([], forKey: pending + key, in: database)
-        }
-        let coverage = try transaction.value(forKey: coverageKey, in: database).flatMap(UInt64.init(bigEndianKey:))
-        if coverage == revision - 1 {
-            try transaction.put(revision.bigEndianKey, forKey: coverageKey, in: database)
-        }
-        let merged = try transaction.value(forKey: mergedKey, in: database).flatMap(UInt64.init(bigEndianKey:)) ?? 0
-        if revision >= merged + pendingRevisions {
-            try mergePending(through: revision, in: database, transaction: transaction)
+    /// The events of a block stored under a key whose base revision is `base`.
+    static func events(ofBlock value: UnsafeRawBufferPointer, base: UInt64, in store: LogStore) throws(ChangeLogError)
+        -> [HistoryEvent]
+    {
+        do {
+            return try HistoryEventCoding.decode(value, base: base)
+        } catch {
+            throw damaged(error, at: base, in: store)
         }
     }
 
-    /// Moves the waiting entries of the revisions up to `revision` to their subjects' places.
-    static func mergePending(
-        through revision: UInt64, in database: LMDBDatabase, transaction: borrowing LMDBTransaction
-    ) throws {
-        var moved: [[UInt8]] = []
-        try transaction.withCursor(in: database) { cursor in
-            var more = try cursor.move(to: .atOrAfter([pendingKind]))
-            while more {
-                let key = try cursor.currentKey()
-                guard key.first == pendingKind, key.count > 9,
-                    let entryRevision = UInt64(bigEndianKey: key[1..<9]), entryRevision <= revision
-                else { break }
-                moved.append(Array(key[9...]) + entryRevision.bigEndianKey)
-                try cursor.deleteCurrent()
-                more = try cursor.move(to: .atOrAfter([pendingKind]))
-            }
-        }
-        for key in moved.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
-            try transaction.put([], forKey: key, in: database)
-        }
-        try transaction.put(revision.bigEndianKey, forKey: mergedKey, in: database)
-    }
-
-    /// The revision of an entry's key (subject then revision, or a waiting entry's), or `nil`
-    /// for the index's own keys.
-    static func revision(ofEntry key: UnsafeRawBufferPointer) -> UInt64? {
-        guard key.count > 9 else { return nil }
-        if key[0] == pendingKind { return UInt64(bigEndianKey: key[1..<9]) }
-        return UInt64(bigEndianKey: key[(key.count - 8)...])
-    }
-
-    /// Removes the entries of the revisions before `target`.
-    static func dropRevisions(
-        before target: UInt64, from database: LMDBDatabase, in transaction: borrowing LMDBTransaction
-    ) throws {
-        try transaction.withCursor(in: database) { cursor in
-            var more = try cursor.move(to: .first)
-            while more {
-                let drop = try cursor.withCurrent { key, _ in
-                    (revision(ofEntry: key) ?? .max) < target
-                }
-                if drop { try cursor.deleteCurrent() }
-                more = try cursor.move(to: .next)
-            }
-        }
+    /// The error of index bytes that do not decode.
+    static func damaged(_ error: RecordDecodingError, at revision: UInt64, in store: LogStore) -> ChangeLogError {
+        ChangeLogError(
+            code: .malformedRecord,
+            message: "the history index of the log at \(store.path) holds an entry from revision \(revision) that does "
+                + "not decode (\(error)); run `replay verify` on the log, and restore it from a backup if it is damaged",
+            revision: revision, path: store.path)
     }
 
     // MARK: - HistoryIndexStorage
@@ -182,38 +143,46 @@ struct LMDBHistoryIndex: HistoryIndexStorage {
         }
     }
 
-    func revisions(touching subject: HistorySubject, in range: ClosedRange<UInt64>) throws(ChangeLogError)
-        -> [UInt64]
-    {
+    func events(of subject: HistorySubject, in range: ClosedRange<UInt64>) throws(ChangeLogError) -> [HistoryEvent] {
         guard let database = store.history.current else { return [] }
         let prefix = Self.prefix(of: subject)
+        let start = prefix + range.lowerBound.bigEndianKey
         return try store.read(during: "reading the history index") { transaction in
             try transaction.withCursor(in: database) { cursor in
-                var revisions: [UInt64] = []
-                var more = try cursor.move(to: .atOrAfter(prefix + range.lowerBound.bigEndianKey))
+                var events: [HistoryEvent] = []
+                // The block before the first at or after the range's start may reach into it.
+                let after = try cursor.move(to: .atOrAfter(start))
+                let back = after ? try cursor.move(to: .previous) : try cursor.move(to: .last)
+                var more = false
+                if back { more = try cursor.withCurrent { key, _ in Self.blockRevision(key, of: prefix) } != nil }
+                if !more { more = try cursor.move(to: .atOrAfter(start)) }
                 while more {
-                    let revision = try cursor.withCurrent { key, _ -> UInt64? in
-                        guard key.count == prefix.count + 8, key.starts(with: prefix) else { return nil }
-                        return UInt64(bigEndianKey: Array(key.suffix(8)))
-                    }
-                    guard let revision, revision <= range.upperBound else { break }
-                    revisions.append(revision)
-                    more = try cursor.move(to: .next)
-                }
-                // The entries that wait, in revision order after the moved ones.
-                more = try cursor.move(to: .atOrAfter([Self.pendingKind] + range.lowerBound.bigEndianKey))
-                while more {
-                    let found = try cursor.withCurrent { key, _ -> (revision: UInt64, matches: Bool)? in
-                        guard key.first == Self.pendingKind, let revision = Self.revision(ofEntry: key) else {
+                    let block = try cursor.withCurrent { key, value -> [HistoryEvent]? in
+                        guard let base = Self.blockRevision(key, of: prefix), base <= range.upperBound else {
                             return nil
                         }
-                        return (revision, key.count == prefix.count + 9 && key[9...].elementsEqual(prefix))
+                        return try Self.events(ofBlock: value, base: base, in: store)
                     }
-                    guard let found, found.revision <= range.upperBound else { break }
-                    if found.matches, revisions.last != found.revision { revisions.append(found.revision) }
+                    guard let block else { break }
+                    events += block.filter { range.contains($0.revision) }
                     more = try cursor.move(to: .next)
                 }
-                return revisions
+                // The events that wait, in revision order after the moved ones.
+                more = try cursor.move(to: .atOrAfter([Self.pendingKind] + range.lowerBound.bigEndianKey))
+                while more {
+                    let found = try cursor.withCurrent { key, value -> (UInt64, HistoryEvent?)? in
+                        guard key.count == 9, key[0] == Self.pendingKind, let revision = UInt64(bigEndianKey: key[1...])
+                        else { return nil }
+                        let event = try Self.pendingEvents(value, revision: revision, in: store).first {
+                            $0.subject == subject
+                        }
+                        return (revision, event?.event)
+                    }
+                    guard let found, found.0 <= range.upperBound else { break }
+                    if let event = found.1, event.revision > (events.last?.revision ?? 0) { events.append(event) }
+                    more = try cursor.move(to: .next)
+                }
+                return events
             }
         }
     }
@@ -240,86 +209,32 @@ struct LMDBHistoryIndex: HistoryIndexStorage {
                     guard let (id, firstKey) = entry else { break }
                     let prefix = Array(firstKey.dropLast(8))
                     let first = UInt64(bigEndianKey: Array(firstKey.suffix(8))) ?? 0
-                    // The item's last key: just before the first key after every revision of it.
+                    // The item's last block: just before the first key after every block of it.
                     more = try cursor.move(to: .atOrAfter(prefix + [UInt8](repeating: 0xFF, count: 9)))
                     _ = more ? try cursor.move(to: .previous) : try cursor.move(to: .last)
-                    let last = try UInt64(bigEndianKey: Array(cursor.currentKey().suffix(8))) ?? first
+                    let last = try cursor.withCurrent { key, value -> UInt64 in
+                        guard let base = Self.blockRevision(key, of: prefix) else { return first }
+                        return try Self.events(ofBlock: value, base: base, in: store).last?.revision ?? base
+                    }
                     add(id, first: first, last: last)
                     more = try cursor.move(to: .next)
                 }
                 more = try cursor.move(to: .atOrAfter([Self.pendingKind]))
                 while more {
-                    let entry = try cursor.withCurrent { key, _ -> (String?, UInt64)? in
-                        guard key.first == Self.pendingKind, let revision = Self.revision(ofEntry: key) else {
-                            return nil
+                    let entries = try cursor.withCurrent { key, value -> [(HistorySubject, UInt64)]? in
+                        guard key.count == 9, key[0] == Self.pendingKind, let revision = UInt64(bigEndianKey: key[1...])
+                        else { return nil }
+                        return try Self.pendingEvents(value, revision: revision, in: store).map {
+                            ($0.subject, revision)
                         }
-                        return (Self.itemID(inKey: UnsafeRawBufferPointer(rebasing: key[9...]))?.id, revision)
                     }
-                    guard let entry else { break }
-                    if let id = entry.0 { add(id, first: entry.1, last: entry.1) }
+                    guard let entries else { break }
+                    for case (.item(let id), let revision) in entries { add(id, first: revision, last: revision) }
                     more = try cursor.move(to: .next)
                 }
             }
         }
         let sorted = found.values.sorted { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
         return Array(sorted.prefix(limit))
-    }
-
-    func catchUp() throws(ChangeLogError) -> Bool {
-        guard !readOnly, !store.history.isDisabled else { return false }
-        let batch: UInt64 = 512
-        while true {
-            let (done, database): (Bool, LMDBDatabase)
-            do {
-                // Each batch opens (at first creates) the named database, which LMDB forbids while
-                // another thread of the process opens one: the environment's lock keeps them apart.
-                (done, database) = try store.environment.openingDatabases { () throws(any Error) in
-                    try store.environment.write { transaction in
-                        try indexNextBatch(of: batch, in: transaction)
-                    }
-                }
-            } catch {
-                throw ChangeLogError.wrapping(error, path: store.path, during: "building the history index")
-            }
-            // Known once committed: appends from now on write their entries.
-            store.history.set(database)
-            if done { return true }
-        }
-    }
-
-    /// Opens (or creates) the database, then indexes up to `batch` revisions after its
-    /// coverage; true when it then covers the latest revision.
-    private func indexNextBatch(of batch: UInt64, in transaction: borrowing LMDBTransaction) throws -> (
-        Bool, LMDBDatabase
-    ) {
-        let database = try transaction.openDatabase(named: Self.databaseName, create: true)
-        guard let latest = try store.latest(in: transaction)?.revision, let first = try store.first(in: transaction)
-        else {
-            try transaction.put(UInt64(0).bigEndianKey, forKey: Self.coverageKey, in: database)
-            return (true, database)
-        }
-        let coverage =
-            try transaction.value(forKey: Self.coverageKey, in: database).flatMap(UInt64.init(bigEndianKey:)) ?? 0
-        let start = Swift.max(coverage + 1, first)
-        guard start <= latest else { return (true, database) }
-        let end = Swift.min(latest, start + batch - 1)
-        var loader = SnapshotLoader()
-        var old: LogSnapshot =
-            start > first
-            ? try store.snapshot(
-                of: store.body(at: start - 1, in: transaction), revision: start - 1, loader: &loader, in: transaction
-            ).snapshot : .init()
-        for revision in start...end {
-            let record = try store.record(at: revision, loader: &loader, in: transaction)
-            // The oldest revision held after retention follows a dropped one: only its insertions
-            // are known.
-            let touched = HistoryAnalysis.touched(old: old, new: record.snapshot, changes: record.changes)
-            for subject in touched.subjects {
-                try transaction.put([], forKey: Self.prefix(of: subject) + revision.bigEndianKey, in: database)
-            }
-            old = record.snapshot
-        }
-        try transaction.put(end.bigEndianKey, forKey: Self.coverageKey, in: database)
-        return (end == latest, database)
     }
 }

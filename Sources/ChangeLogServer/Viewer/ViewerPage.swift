@@ -6,7 +6,7 @@
 /// module `viewer/app.mjs` from the server and reads the log through the server's routes; every
 /// one of these answers carries ``contentSecurityPolicy``, under which the page runs: it has no
 /// inline script, style or event handler. `replay view` writes a static page with the revisions
-/// embedded: ``staticPageHead(from:to:)``, then each revision line passed through
+/// embedded: ``staticPageHead(from:to:filter:)``, then each revision line passed through
 /// ``embeddable(_:)`` and a newline, then ``staticPageTail``. Such a file holds the style sheet
 /// and the scripts inside it, and works opened from disk, with no server.
 ///
@@ -19,7 +19,8 @@
 /// `data-deleted-item-id` and `data-deleted-section-title` instead. `#rev=N` in the URL chooses
 /// revision N; `#rev=A&play=B&speed=8` plays from A to B at 8x; `skip=1` passes over revisions
 /// with no operations; `follow=1` follows live revisions and `compare=R1..R2` shows two revisions
-/// side by side (served page only); the HTTP article lists the rest of the contract. The body's
+/// side by side (served page only), `where=CLAUSES` filters the timeline by metadata (the filter
+/// box's text, percent-encoded); the HTTP article lists the rest of the contract. The body's
 /// `data-state` is `ready` once the chosen revision is shown and no play is running, and a
 /// revision whose changes do not apply to give its snapshot carries `data-failed-revision` on
 /// the timeline.
@@ -44,10 +45,30 @@ public enum ViewerPage {
 
     /// The start of a static page whose embedded revisions are `from` through `to` (the range
     /// the timeline shows); the lines written after it may begin with revision `from - 1`, which
-    /// the page uses only to show what revision `from` deleted.
-    public static func staticPageHead(from: UInt64, to: UInt64) -> String {
-        staticParts.head
-            + "<script type=\"application/x-ndjson\" id=\"embedded-revisions\" data-from=\"\(from)\" data-to=\"\(to)\">\n"
+    /// the page uses only to show what revision `from` deleted. With `filter` (the text of the
+    /// page's filter box: `key=value` and `key~substring` clauses separated by spaces, a clause
+    /// holding a space in double quotes), the timeline opens filtered by it unless the URL's
+    /// `#where=` says otherwise.
+    public static func staticPageHead(from: UInt64, to: UInt64, filter: String? = nil) -> String {
+        let filterAttribute = filter.map { " data-where=\"\(attributeEscaped($0))\"" } ?? ""
+        return staticParts.head
+            + "<script type=\"application/x-ndjson\" id=\"embedded-revisions\" data-from=\"\(from)\" "
+            + "data-to=\"\(to)\"\(filterAttribute)>\n"
+    }
+
+    /// `text` safe inside a double-quoted HTML attribute.
+    static func attributeEscaped(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "\"": escaped += "&quot;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
     }
 
     /// The end of a static page, after its embedded revision lines: the viewer's scripts as one

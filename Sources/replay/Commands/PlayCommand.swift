@@ -21,6 +21,11 @@ struct PlayCommand: AsyncParsableCommand {
               jsonl   one JSON object per reload or batch, for renderers in other languages; an \
             updated item the data source wants reloaded, not reconfigured, carries "reload": true
 
+            --where (repeatable) plays only the revisions whose metadata satisfy every condition: \
+            the first one arrives as its whole list, each later one as the changes that take the \
+            list played before it to its own (those `replay diff --log` prints for the two), so \
+            the renderer stays consistent and strict still checks every batch.
+
             --one-batch (with strict) answers another question: would an app that applies each \
             revision's recorded changes in one performBatchUpdates call crash? Every revision is \
             checked as one batch, unstaged; each one refused is printed on one line with the rule \
@@ -30,6 +35,7 @@ struct PlayCommand: AsyncParsableCommand {
             Example:
               replay play --log app.lmdb --into strict
               replay play --log app.lmdb --into strict --one-batch
+              replay play --log app.lmdb --into text --where job=sync
             """
     )
 
@@ -48,6 +54,7 @@ struct PlayArguments: ParsableArguments {
     @OptionGroup var inputOption: InputOption
     @OptionGroup var rangeOptions: RangeOptions
     @OptionGroup var timeOptions: TimeRangeOptions
+    @OptionGroup var whereOptions: WhereOptions
 
     @Option(help: "The renderer: strict, text or jsonl.")
     var into: Renderer = .strict
@@ -66,7 +73,7 @@ struct PlayArguments: ParsableArguments {
     /// Replays the range into the renderer; a refused batch or a damaged record exits with 1.
     func run() async throws {
         let checker = OneBatchChecker()
-        let report = try await failingWithBadInput {
+        let (report, played) = try await failingWithBadInput {
             do {
                 return try await replay(checker: checker)
             } catch let error as ChangeLogError where error.reportsDamage {
@@ -80,11 +87,11 @@ struct PlayArguments: ParsableArguments {
             throw ExitCode(ExitStatus.failedCheck)
         }
         if oneBatch {
-            try Self.reportOneBatch(checker, range: report.range)
+            try Self.reportOneBatch(checker, range: report.range, played: played)
         } else if into == .strict {
             if let range = report.range {
                 print(
-                    "replayed revisions \(range.lowerBound) to \(range.upperBound) into the strict renderer: "
+                    "replayed \(Self.revisions(range, played: played)) into the strict renderer: "
                         + "\(report.batchesApplied) batches accepted")
             } else {
                 print("the log is empty: nothing to replay")
@@ -94,13 +101,13 @@ struct PlayArguments: ParsableArguments {
 
     /// What `--one-batch` found: every revision refused, one line each, then exit 1; or the
     /// batches accepted.
-    private static func reportOneBatch(_ checker: OneBatchChecker, range: ClosedRange<UInt64>?) throws {
+    private static func reportOneBatch(_ checker: OneBatchChecker, range: ClosedRange<UInt64>?, played: Int?) throws {
         guard let range else {
             print("the log is empty: nothing to replay")
             return
         }
         for refusal in checker.refusals { print(refusal) }
-        let revisions = "revisions \(range.lowerBound) to \(range.upperBound)"
+        let revisions = revisions(range, played: played)
         guard checker.refusals.isEmpty else {
             let staging = checker.refusals.count(where: \.needsStaging)
             printError(
@@ -113,10 +120,61 @@ struct PlayArguments: ParsableArguments {
         )
     }
 
-    /// Replays the range into the chosen renderer, with progress on standard error.
-    private func replay(checker: OneBatchChecker) async throws -> ReplayReport {
+    /// `revisions 2 to 9`, or with `--where`, `the 3 revisions from 2 to 9 that satisfy --where`.
+    private static func revisions(_ range: ClosedRange<UInt64>, played: Int?) -> String {
+        guard let played else { return "revisions \(range.lowerBound) to \(range.upperBound)" }
+        let count = played == 1 ? "the 1 revision" : "the \(played) revisions"
+        return "\(count) from \(range.lowerBound) to \(range.upperBound) that satisfy --where"
+    }
+
+    /// Replays the range into the chosen renderer, with progress on standard error; `played`
+    /// counts the revisions played when `--where` chose them.
+    private func replay(checker: OneBatchChecker) async throws -> (ReplayReport, played: Int?) {
         let log = try await inputOption.open(logOptions)
         let range = try timeOptions.narrowRequiringOne(rangeOptions.range(in: log), in: log)
+        let filters = try whereOptions.filters()
+        if let range, !filters.isEmpty {
+            let outcome = try await replayMatching(FilteredReplay(log: log, range: range, filters: filters), checker)
+            return (outcome.report, outcome.played)
+        }
+        return (try await replayAll(log, range, checker), nil)
+    }
+
+    /// Plays the revisions `--where` chose into the chosen renderer.
+    private func replayMatching(_ filtered: FilteredReplay, _ checker: OneBatchChecker) async throws
+        -> FilteredReplay.Outcome
+    {
+        var progress = Progress("replaying revisions", total: Int(filtered.range.count))
+        var done = 0
+        let onProgress: (UInt64) -> Void = { _ in
+            done += 1
+            progress.update(done)
+        }
+        defer { progress.finish() }
+        switch into {
+        case .strict where oneBatch:
+            var target = checker
+            return try await filtered.replay(into: &target, willApply: { checker.revision = $0 }, progress: onProgress)
+        case .strict:
+            var view = UIKitStrictRenderer<String, String, String>()
+            return try await filtered.replay(into: &view, willApply: { _ in }, progress: onProgress)
+        case .text:
+            let renderer = TextListRenderer { StandardOutput.writeLine($0) }
+            var target = renderer
+            return try await filtered.replay(
+                into: &target, willApply: { renderer.revision = $0 }, progress: onProgress)
+        case .jsonl:
+            let renderer = JSONLinesRenderer { StandardOutput.writeLine($0) }
+            var target = renderer
+            return try await filtered.replay(
+                into: &target, willApply: { renderer.revision = $0 }, progress: onProgress)
+        }
+    }
+
+    /// Replays every revision of the range into the chosen renderer.
+    private func replayAll(_ log: ChangeLog, _ range: ClosedRange<UInt64>?, _ checker: OneBatchChecker)
+        async throws -> ReplayReport
+    {
         var progress = Progress("replaying revisions", total: range.map { Int($0.count) })
         var done = 0
         let onProgress: (UInt64) -> Void = { _ in

@@ -23,6 +23,26 @@ struct ViewCommandTests {
             ])
     }
 
+    @Test("view --where writes its conditions as the filter the page opens with, escaped for HTML")
+    func whereFilter() async throws {
+        let (directory, log) = try await ReadingCommandTests.makeLog()
+        defer { directory.remove() }
+        let file = directory.path("view.html")
+        let result = try await ToolRunner.run([
+            "view", "--log", log, "--where", #"note~say "<hi>" & go"#, "--where", "job=sync", "--out", file,
+        ])
+        #expect(result.status == 0, "\(result)")
+        let html = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(
+            html.contains(
+                #"data-from="1" data-to="3" data-where="&quot;note~say \&quot;&lt;hi&gt;\&quot; &amp; go&quot; job=sync">"#
+            ),
+            "\(html.prefix(300))")
+        let bad = try await ToolRunner.run(["view", "--log", log, "--where", "=x", "--out", file, "--force"])
+        #expect(bad.status == 64, "\(bad)")
+        #expect(bad.stderr.contains("--where: the condition '=x' has no key before '='"), "\(bad)")
+    }
+
     @Test("view does not replace an existing file without --force, and replaces it with --force")
     func existingFile() async throws {
         let (directory, log) = try await ReadingCommandTests.makeLog()

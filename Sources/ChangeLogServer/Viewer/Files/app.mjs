@@ -34,7 +34,8 @@ function status(text, isError) {
 
 function setHash() {
   if (CompareView.shown) return;
-  const hash = "#rev=" + App.current.revision;
+  const filter = App.filter.length > 0 ? "&where=" + encodeURIComponent(MetaFilter.text(App.filter)) : "";
+  const hash = "#rev=" + App.current.revision + filter;
   if (location.hash !== hash) history.replaceState(null, "", hash);
 }
 
@@ -110,6 +111,17 @@ function setFilter(text) {
   if (document.body.getAttribute("data-error")?.startsWith("Filter: ")) status("");
   App.filter = clauses;
   drawTimeline();
+  if (App.current) setHash();
+}
+
+// Puts `text` (a filter, from `#where=` or the one a static page was written with) in the filter
+// box before the page opens; returns its error, or null.
+function presetFilter(text) {
+  $("filter").value = text;
+  const { clauses, error } = MetaFilter.parse(text);
+  $("filter").classList.toggle("invalid", error !== null);
+  if (error === null) App.filter = clauses;
+  return error;
 }
 
 // When `error` is the server's 401: shows the token form (saying whether a token was refused)
@@ -236,7 +248,8 @@ function hashOptions() {
   const options = new Map(fragmentPairs().map(pair => [pair.name, pair.value]));
   const number = name => options.has(name) && /^[0-9]+$/.test(options.get(name)) ? Number(options.get(name)) : null;
   return { rev: number("rev"), play: number("play"), speed: number("speed"), skip: options.get("skip") === "1",
-           follow: options.get("follow") === "1", compare: Compare.parse(options.get("compare")) };
+           follow: options.get("follow") === "1", compare: Compare.parse(options.get("compare")),
+           where: options.has("where") ? options.get("where") : null };
 }
 
 function setSpeed(speed) {
@@ -300,6 +313,7 @@ function bindControls() {
     const options = hashOptions();
     if (options.compare) { pause(); CompareView.open(options.compare.from, options.compare.to); return; }
     if (CompareView.shown) CompareView.close();
+    if (options.where !== null && options.where !== $("filter").value) setFilter($("filter").value = options.where);
     if (options.rev !== null && (!App.current || options.rev !== App.current.revision)) { pause(); seek(options.rev); }
   });
   document.addEventListener("keydown", event => {
@@ -392,7 +406,10 @@ async function start() {
   App.skipEmpty = options.skip;
   $("skip-empty").checked = options.skip;
   setSpeed(options.speed || 1);
+  const preset = options.where !== null ? options.where : embedded ? embedded.getAttribute("data-where") : null;
+  const filterError = preset !== null ? presetFilter(preset) : null;
   await open(embedded ? Source.embedded(embedded) : Source.server, options);
+  if (filterError !== null) status("Filter: " + filterError, true);
 }
 
 // The page's state, its pure parts and its player, for tests and users' scripts in the browser's
