@@ -69,6 +69,24 @@ package struct SmallFileSystem: Sendable {
         return size
     }
 
+    /// Mounts the file system read-only once no file on it is open for writing: the kernel
+    /// refuses the remount (`EBUSY`) while one is, and a log released at the end of a scope is
+    /// closed when the last of its background work lets it go. Tries again every 50 ms while
+    /// the refusal is `EBUSY`, for at most a minute (a guard against a writer that never closes).
+    package func remountReadOnly() async throws {
+        var attempts = 0
+        while true {
+            do {
+                try remount(readOnly: true)
+                return
+            } catch {
+                attempts += 1
+                guard error.code == EBUSY, attempts < 1_200 else { throw error }
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
     /// Mounts the file system read-only, or read-write again.
     package func remount(readOnly: Bool) throws(Failure) {
         #if os(Linux)

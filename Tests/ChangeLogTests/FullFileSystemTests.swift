@@ -126,7 +126,7 @@ struct FullFileSystemTests {
             let path = fileSystem.path + "/app.lmdb"
             let snapshot = try await makeClosedLog(at: path)
             try FileManager.default.removeItem(atPath: path + "/lock.mdb")
-            try fileSystem.remount(readOnly: true)
+            try await fileSystem.remountReadOnly()
             defer { try? fileSystem.remount(readOnly: false) }
             #expect(try LockFileSpace.ensure(directory: path, maxReaders: 126, mode: 0o644) == .skipped(EROFS))
             do {
