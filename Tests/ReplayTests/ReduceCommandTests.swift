@@ -186,15 +186,17 @@ struct ReduceCommandTests {
             "history.jsonl", ReducibleHistory(records: ChatHistory.records(count: 300)).jsonLines())
         let calls = directory.path("calls")
         let release = directory.path("release")
-        // From the 12th call on, each call waits (60 s at most) until the test has sent the
-        // signal: the reduction cannot end before it, however busy the machine.
+        // From the 12th call on, each call waits (5 minutes at most, a guard against a hang)
+        // until the test has sent the signal: the reduction cannot end before it, however busy
+        // the machine. The tool's own limit on a call (--timeout) is longer still, so that a
+        // call kept waiting by a busy machine is never ended by it.
         let predicate =
             "echo >> '\(calls)'; if [ $(wc -l < '\(calls)') -ge 12 ]; then i=0; "
-            + "while [ ! -e '\(release)' ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done; fi; "
+            + "while [ ! -e '\(release)' ] && [ $i -lt 3000 ]; do sleep 0.1; i=$((i+1)); done; fi; "
             + ReduceFixtures.bothPresent("msg-4", "msg-150")
         let out = directory.url.appendingPathComponent("out")
-        let running = try ToolRunner.start(
-            ["reduce", "--input", input, "--predicate", predicate, "--out", out.path, "--jobs", "1"])
+        let arguments = ["reduce", "--input", input, "--predicate", predicate, "--out", out.path, "--jobs", "1"]
+        let running = try ToolRunner.start(arguments + ["--timeout", "600"])
         try running.stdin.fileHandleForWriting.close()
         // Interrupt once some candidates have been judged, so that a smaller failing one is known.
         while ((try? String(contentsOfFile: calls, encoding: .utf8)) ?? "").count < 12 {
