@@ -5,7 +5,10 @@ import PackageDescription
 
 let package = Package(
     name: "ListChangeLog",
-    platforms: [.macOS(.v15)],
+    // The floor is the Synchronization module's. ListAdapter, ListFormat and ListViewBinding build
+    // for every one of these; ChangeLog, the server and the tool link LMDB, xxHash and zstd
+    // through pkg-config, so macOS and Linux only.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "ListAdapter", targets: ["ListAdapter"]),
         .library(name: "ListFormat", targets: ["ListFormat"]),
