@@ -179,8 +179,29 @@ public struct StrictListView<
     ///
     /// - Throws: ``BatchUpdateError`` for the first broken rule; the view is then unchanged.
     /// - Complexity: O(*n* + *c*) expected per stage, as ``performBatchUpdates(_:resultingIn:)``.
-    @_specialize(exported:true,where ItemID == String, Summary == String, SectionSummary == String)
     public mutating func performBatchUpdatesDeferringReconfigures(
+        _ changes: ListChanges<ItemID, Summary, SectionSummary>,
+        resultingIn snapshot: ListSnapshot<ItemID, Summary, SectionSummary>
+    ) throws(BatchUpdateError) {
+        // A generic caller in another module (`ChangeLog.replay` into any renderer) runs this
+        // method unspecialised, where each section and row costs metadata lookups and witness
+        // calls: a list of strings, the log's, takes the code specialised for it instead.
+        guard Self.self == StringListView.self else {
+            try applyDeferringReconfigures(changes, resultingIn: snapshot)
+            return
+        }
+        var strings = self as! StringListView
+        try strings.applyDeferringReconfigures(
+            changes as! ListChanges<String, String, String>,
+            resultingIn: snapshot as! ListSnapshot<String, String, String>)
+        self = strings as! Self
+    }
+
+    /// A view of string identifiers, summaries and section summaries: a log's lists.
+    private typealias StringListView = StrictListView<String, String, String>
+
+    /// ``performBatchUpdatesDeferringReconfigures(_:resultingIn:)``'s work.
+    private mutating func applyDeferringReconfigures(
         _ changes: ListChanges<ItemID, Summary, SectionSummary>,
         resultingIn snapshot: ListSnapshot<ItemID, Summary, SectionSummary>
     ) throws(BatchUpdateError) {
