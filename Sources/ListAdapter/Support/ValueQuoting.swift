@@ -56,6 +56,8 @@ package func appendEscaped(_ scalar: Unicode.Scalar, to result: inout String) {
 /// sends a terminal escape sequence or hides a character.
 package func isEscapedInText(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar.value {
+    // Printable ASCII, most text, answered without a look-up of Unicode's tables.
+    case 0x20...0x7E: return false
     case 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069, 0xFEFF: return true
     default: return scalar.properties.generalCategory == .control
     }

@@ -209,37 +209,40 @@ struct PageWalk: ~Copyable {
     private mutating func checkLeafNode(
         _ node: Node, index: Int, in page: UnsafeRawBufferPointer, number: UInt64, tree: Tree
     ) throws(Damage) {
-        let name = "node \(index) of page \(number) of \(tree)"
+        // Named only when damage is reported: a walk checks every leaf node of the file.
+        func name() -> String { "node \(index) of page \(number) of \(tree)" }
         if tree == .free, node.keySize != 8 {
-            throw Damage(description: "\(name) has a key of \(node.keySize) bytes")
+            throw Damage(description: "\(name()) has a key of \(node.keySize) bytes")
         }
         switch node.flags {
         case 0:
             guard node.dataSize <= pageSize - node.data else {
-                throw Damage(description: "\(name) holds \(node.dataSize) bytes, more than its page")
+                throw Damage(description: "\(name()) holds \(node.dataSize) bytes, more than its page")
             }
             if tree == .free {
-                try checkFreeList(UnsafeRawBufferPointer(rebasing: page[node.data..<node.data + node.dataSize]), name)
+                try checkFreeList(UnsafeRawBufferPointer(rebasing: page[node.data..<node.data + node.dataSize]), name())
             }
         case Self.bigData:
-            guard node.data + 8 <= pageSize else { throw Damage(description: "\(name) lies past its page's end") }
+            guard node.data + 8 <= pageSize else { throw Damage(description: "\(name()) lies past its page's end") }
             let first = page.loadUnaligned(fromByteOffset: node.data, as: UInt64.self)
-            try checkOverflow(first, size: node.dataSize, name: name, freeList: tree == .free)
+            try checkOverflow(first, size: node.dataSize, name: name(), freeList: tree == .free)
         case Self.subDatabase where tree == .main:
             guard node.dataSize == MetaPage.DatabaseRecord.size, node.data + node.dataSize <= pageSize else {
-                throw Damage(description: "\(name) holds a database record of \(node.dataSize) bytes")
+                throw Damage(description: "\(name()) holds a database record of \(node.dataSize) bytes")
             }
             let key = UnsafeRawBufferPointer(rebasing: page[node.offset + Self.nodeHeaderSize..<node.data])
             named.append(
                 (String(decoding: key, as: UTF8.self), MetaPage.DatabaseRecord(page, at: node.data)))
         default:
-            throw Damage(description: "\(name) has flags \(Self.hex(node.flags))")
+            throw Damage(description: "\(name()) has flags \(Self.hex(node.flags))")
         }
     }
 
     /// Checks the overflow pages from `first` that hold a value of `size` bytes, and marks them
     /// reached; for a free-page record (`freeList`), its list length too.
-    private mutating func checkOverflow(_ first: UInt64, size: Int, name: String, freeList: Bool) throws(Damage) {
+    private mutating func checkOverflow(
+        _ first: UInt64, size: Int, name: @autoclosure () -> String, freeList: Bool
+    ) throws(Damage) {
         let needed = UInt64((Self.headerSize - 1 + size) / pageSize + 1)
         var bytes = [UInt8](repeating: 0, count: Self.headerSize + 8)
         let count = bytes.withUnsafeMutableBytes { Self.read(descriptor, into: $0, page: first, pageSize: pageSize) }
@@ -255,29 +258,29 @@ struct PageWalk: ~Copyable {
             pages >= needed, !overflow, end <= lastPage
         else {
             throw Damage(
-                description: "\(name) names overflow page \(first) for \(size) bytes, which is no such page "
+                description: "\(name()) names overflow page \(first) for \(size) bytes, which is no such page "
                     + "in a file whose last page is \(lastPage)")
         }
         for page in first...end {
-            try mark(page, name: "overflow page \(page) of \(name)")
+            try mark(page, name: "overflow page \(page) of \(name())")
         }
         if freeList {
             // The list's length word follows the header; its page numbers, within the value.
             let length = bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 16, as: UInt64.self) }
             guard size >= 8, length <= UInt64(size / 8 - 1) else {
-                throw Damage(description: "\(name) holds a free-page list of \(length) pages in \(size) bytes")
+                throw Damage(description: "\(name()) holds a free-page list of \(length) pages in \(size) bytes")
             }
         }
     }
 
     /// Checks a free-page record's value: a length word, then at least that many page numbers.
-    private func checkFreeList(_ value: UnsafeRawBufferPointer, _ name: String) throws(Damage) {
+    private func checkFreeList(_ value: UnsafeRawBufferPointer, _ name: @autoclosure () -> String) throws(Damage) {
         guard value.count >= 8 else {
-            throw Damage(description: "\(name) holds a free-page list of \(value.count) bytes")
+            throw Damage(description: "\(name()) holds a free-page list of \(value.count) bytes")
         }
         let length = value.loadUnaligned(as: UInt64.self)
         guard length <= UInt64(value.count / 8 - 1) else {
-            throw Damage(description: "\(name) holds a free-page list of \(length) pages in \(value.count) bytes")
+            throw Damage(description: "\(name()) holds a free-page list of \(length) pages in \(value.count) bytes")
         }
     }
 
@@ -304,10 +307,10 @@ struct PageWalk: ~Copyable {
     }
 
     /// Marks `page` reached; throws when it was reached before.
-    private mutating func mark(_ page: UInt64, name: String) throws(Damage) {
+    private mutating func mark(_ page: UInt64, name: @autoclosure () -> String) throws(Damage) {
         let word = Int(page / 64)
         let bit = UInt64(1) << (page % 64)
-        guard reached[word] & bit == 0 else { throw Damage(description: "\(name) is reached twice") }
+        guard reached[word] & bit == 0 else { throw Damage(description: "\(name()) is reached twice") }
         reached[word] |= bit
     }
 
