@@ -37,6 +37,18 @@ extension ListSnapshot {
         if let violation = changes.violation(oldItemCounts: itemCounts) {
             throw ListChangesError(violation)
         }
+        return try applying(checkedChanges: changes)
+    }
+
+    /// ``applying(_:)`` for changes already checked against this snapshot's item counts
+    /// (`ListChanges.violation(oldItemCounts:)` found none), by a caller that checks them with
+    /// stricter rules of its own: the rest of `applying(_:)`'s checks and its result.
+    ///
+    /// - Complexity: That of ``applying(_:)``.
+    @_specialize(exported:true,where ItemID == String, Summary == String, SectionSummary == String)
+    package func applying(checkedChanges changes: ListChanges<ItemID, Summary, SectionSummary>)
+        throws(ListChangesError) -> ListSnapshot
+    {
         let placement = changes.sectionPlacement(oldSectionCount: sections.count)
 
         // Step 1: what leaves the surviving sections. Moved items travel to step 3 with their

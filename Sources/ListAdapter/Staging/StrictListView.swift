@@ -107,7 +107,8 @@ public struct StrictListView<
         if let violation { throw BatchUpdateError(violation) }
         let shown: ListSnapshot<ItemID, Summary, SectionSummary>
         do {
-            shown = try self.snapshot.applying(changes)
+            // Checked above, with the old counts and more.
+            shown = try self.snapshot.applying(checkedChanges: changes)
         } catch {
             throw BatchUpdateError(applying: error)
         }
@@ -164,7 +165,7 @@ public struct StrictListView<
             throw BatchUpdateError(violation)
         }
         do {
-            snapshot = try snapshot.applying(changes)
+            snapshot = try snapshot.applying(checkedChanges: changes)
         } catch {
             throw BatchUpdateError(applying: error)
         }
