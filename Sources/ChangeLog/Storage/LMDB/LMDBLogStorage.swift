@@ -53,7 +53,8 @@ final class LMDBLogStorage: LogStorage {
     func read<R>(_ body: (borrowing any LogReadTransaction & ~Copyable) throws -> R) throws -> R {
         try environment.read { transaction in
             try withUnsafePointer(to: transaction) { pointer in
-                try body(LMDBLogTransaction(pointer, storage: self))
+                let view = LMDBLogTransaction(pointer, storage: self)
+                return try body(view as any LogReadTransaction & ~Copyable)
             }
         }
     }
@@ -61,7 +62,8 @@ final class LMDBLogStorage: LogStorage {
     func write<R>(appending: Bool, _ body: (borrowing any LogWriteTransaction & ~Copyable) throws -> R) throws -> R {
         try environment.write(reservingSpace: appending) { transaction in
             try withUnsafePointer(to: transaction) { pointer in
-                try body(LMDBLogTransaction(pointer, storage: self))
+                let view = LMDBLogTransaction(pointer, storage: self)
+                return try body(view as any LogWriteTransaction & ~Copyable)
             }
         }
     }
@@ -71,7 +73,8 @@ final class LMDBLogStorage: LogStorage {
         _ transaction: borrowing LMDBTransaction, _ body: (borrowing LMDBLogTransaction) throws -> R
     ) throws -> R {
         try withUnsafePointer(to: transaction) { pointer in
-            try body(LMDBLogTransaction(pointer, storage: self))
+            let view = LMDBLogTransaction(pointer, storage: self)
+            return try body(view)
         }
     }
 
