@@ -81,9 +81,7 @@ public final class ChangeLog: Sendable {
     ///   ``ChangeLogError/Code/unsupportedFormat``,
     ///   ``ChangeLogError/Code/invalidArgument`` (an empty path or one holding a NUL byte, options
     ///   out of range); each names the path.
-    public init(path: String, options: Options = Options()) throws(ChangeLogError) {
-        self.path = path
-        self.options = options
+    public convenience init(path: String, options: Options = Options()) throws(ChangeLogError) {
         guard !path.isEmpty else {
             throw ChangeLogError(
                 code: .invalidArgument, message: "the log's path is empty: pass the directory of a log", path: path)
@@ -110,7 +108,18 @@ public final class ChangeLog: Sendable {
                     + "owner's read and write (0600) and hold only read and write bits (at most 0666)",
                 path: path)
         }
-        let storage = try LMDBLogStorage.open(path: path, options: options)
+        try self.init(storage: LMDBLogStorage.open(path: path, options: options), options: options)
+    }
+
+    /// Opens the log that `storage`, an open engine, holds, with the engine-independent parts of
+    /// `options` (``Options/untrusted``, ``Options/readOnly``,
+    /// ``Options/subscriptionPollInterval``); the engine took its own when it opened.
+    ///
+    /// - Throws: ``ChangeLogError`` when an untrusted log's records are not what their engine
+    ///   says (``LogStore/checkRecords()``).
+    init(storage: any LogStorage, options: Options) throws(ChangeLogError) {
+        path = storage.path
+        self.options = options
         store = LogStore(storage: storage)
         if options.untrusted {
             try store.checkRecords()
