@@ -1,13 +1,3 @@
-import CLMDB
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// A failure of a ``ChangeLog`` operation: what kind (``code``), what went wrong and what to do
 /// (``message``), the revision and path concerned, and the underlying cause.
 ///
@@ -51,7 +41,8 @@ public struct ChangeLogError: Error, Sendable, CustomStringConvertible {
         public static let invalidArgument = Code("invalidArgument")
         /// The log was opened with ``ChangeLog/Options/readOnly`` and asked to write.
         public static let readOnly = Code("readOnly")
-        /// LMDB failed (disk full, I/O error, too many readers); the cause is an ``LMDBError``.
+        /// The storage engine failed (disk full, I/O error, too many readers); the cause is the
+        /// engine's error, an ``LMDBError`` for LMDB.
         public static let storage = Code("storage")
         /// An append whose caller asked to abandon it before anything of it was written (the
         /// importer, when interrupted); never thrown by the public API.
@@ -69,7 +60,7 @@ public struct ChangeLogError: Error, Sendable, CustomStringConvertible {
     public var revision: UInt64?
     /// The log's path.
     public var path: String?
-    /// The underlying error, such as an ``LMDBError``.
+    /// The underlying error, such as the storage engine's (an ``LMDBError`` for LMDB).
     public var cause: (any Error & Sendable)?
 
     /// Creates an error.
@@ -94,46 +85,15 @@ public struct ChangeLogError: Error, Sendable, CustomStringConvertible {
 }
 
 extension ChangeLogError {
-    /// Wraps an LMDB failure of an operation on the log at `path`.
-    ///
-    /// A full file system is named as such: `ENOSPC` and `EDQUOT`, and an input/output error
-    /// (`EIO`, LMDB's code for a short write) while the log's file system has no space left,
-    /// which is then reported with the cause `ENOSPC` (``FileSystemSpace``).
-    static func storage(_ error: LMDBError, path: String, revision: UInt64? = nil, during operation: String)
-        -> ChangeLogError
-    {
-        var error = error
-        if error.code == EIO, FileSystemSpace.isFull(at: path) {
-            error = LMDBError(code: ENOSPC)
-        }
-        let advice: String
-        switch error {
-        case LMDBError(code: ENOSPC):
-            advice = "the file system is full; free some space, then retry"
-        case LMDBError(code: EDQUOT):
-            advice = "the disk quota is used up; free some space or raise the quota, then retry"
-        case .readersFull:
-            advice = "every LMDB reader slot is taken; end idle reads or subscriptions, or raise Options.maxReaders"
-        case .mapFull:
-            advice = "the memory map could not grow; free disk or address space"
-        case LMDBError(code: MDB_CORRUPTED), LMDBError(code: MDB_PAGE_NOTFOUND):
-            advice = "its data file is damaged, or was cut short behind its back; restore the log from a backup"
-        default:
-            advice = "check the disk (space, permissions, health) and retry"
-        }
-        return ChangeLogError(
-            code: .storage, message: "LMDB failed while \(operation) the log at \(path): \(advice)",
-            revision: revision, path: path, cause: error)
-    }
-
     /// Converts any error thrown inside a log operation: a ``ChangeLogError`` passes through,
-    /// an ``LMDBError`` becomes a ``Code/storage`` error.
+    /// a storage engine's failure (a ``StorageEngineError``, such as an ``LMDBError``) becomes a
+    /// ``Code/storage`` error.
     static func wrapping(_ error: any Error, path: String, during operation: String) -> ChangeLogError {
         switch error {
         case let error as ChangeLogError:
             return error
-        case let error as LMDBError:
-            return .storage(error, path: path, during: operation)
+        case let error as any StorageEngineError:
+            return error.changeLogError(path: path, revision: nil, during: operation)
         default:
             return ChangeLogError(
                 code: .storage, message: "unexpected failure while \(operation) the log at \(path)", path: path,
@@ -149,11 +109,12 @@ private struct UnexpectedError: Error, Sendable, CustomStringConvertible {
 
 extension ChangeLogError {
     /// Whether the error reports damage to the log's data: a record or chunk that fails its
-    /// checksum or does not decode, a damaged key, or LMDB's own report of a damaged file (a
-    /// data file cut short, say). `replay verify` and `replay play` fail their check on it.
+    /// checksum or does not decode, a damaged key, or the storage engine's own report of a
+    /// damaged file (for LMDB, a data file cut short, say). `replay verify` and `replay play`
+    /// fail their check on it.
     package var reportsDamage: Bool {
         if code == .checksumMismatch || code == .malformedRecord { return true }
-        guard code == .storage, let lmdb = cause as? LMDBError else { return false }
-        return lmdb.code == MDB_CORRUPTED || lmdb.code == MDB_PAGE_NOTFOUND
+        guard code == .storage, let engine = cause as? any StorageEngineError else { return false }
+        return engine.reportsDamage
     }
 }

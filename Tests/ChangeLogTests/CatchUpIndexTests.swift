@@ -53,13 +53,13 @@ struct CatchUpIndexTests {
             // Revision 2's second section also names the first item chunk of its first section,
             // a chunk the loader has decoded (and hashed) just before: the record and the section
             // chunk are rewritten with totals that agree, so only the duplicate is wrong.
-            let body = try log.store.environment.read { try log.store.body(at: 2, in: $0) }
-            let (sections, chunkItems) = try log.store.environment.read { transaction in
-                let run = try transaction.chunk(body.sectionRuns[0], in: log.store.chunks).chunk
+            let body = try log.store.read(during: "reading") { try log.store.body(at: 2, in: $0) }
+            let (sections, chunkItems) = try log.store.read(during: "reading") { transaction in
+                let run = try transaction.chunk(body.sectionRuns[0]).chunk
                 guard case .sections(let ids) = run else { throw ChunkFailure(kind: .inconsistent("not a run")) }
-                let sections = try ids.prefix(2).map { try transaction.chunk($0, in: log.store.chunks).chunk }
+                let sections = try ids.prefix(2).map { try transaction.chunk($0).chunk }
                 guard case .section(_, _, _, let firstChunks) = sections[0],
-                    case .items(let items) = try transaction.chunk(firstChunks[0], in: log.store.chunks).chunk
+                    case .items(let items) = try transaction.chunk(firstChunks[0]).chunk
                 else { throw ChunkFailure(kind: .inconsistent("not a section of items")) }
                 return (Array(zip(ids.prefix(2), sections)), items.count)
             }

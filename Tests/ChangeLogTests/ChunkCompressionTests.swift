@@ -56,7 +56,7 @@ struct ChunkCompressionTests {
             let snapshots = try (0..<16).map(Self.snapshot)
             do {
                 let log = try ChangeLog(path: path)
-                #expect(try Self.layoutVersion(of: log) == [LogStore.layoutVersion])
+                #expect(try Self.layoutVersion(of: log) == [LMDBLogStorage.layoutVersion])
                 for snapshot in snapshots.prefix(12) { _ = try await log.append(snapshot) }
             }
             // Reopened: the writer finds the dictionary through the latest revision's chunks.
@@ -70,7 +70,7 @@ struct ChunkCompressionTests {
             let afterDictionary = compressed.filter { $0.id > dictionary }
             #expect(!afterDictionary.isEmpty)
             #expect(try afterDictionary.allSatisfy { try Self.dictionaryID(of: $0.value) == dictionary })
-            #expect(try Self.layoutVersion(of: log) == [LogStore.compressedLayoutVersion])
+            #expect(try Self.layoutVersion(of: log) == [LMDBLogStorage.compressedLayoutVersion])
             for (offset, snapshot) in snapshots.enumerated() {
                 #expect(try log.snapshot(at: UInt64(offset + 1)) == snapshot)
             }

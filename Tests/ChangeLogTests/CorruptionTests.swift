@@ -81,7 +81,7 @@ struct CorruptionTests {
         try await withTemporaryDirectory { path in
             let (log, _) = try await makeLog(at: path)
             // The newest chunk belongs to revision 3 only.
-            let lastChunk = try log.store.environment.read { transaction in
+            let lastChunk = try log.store.read(during: "reading") { transaction in
                 try log.store.nextChunkID(in: transaction) - 1
             }
             try tamper(log, key: lastChunk.bigEndianKey, in: log.store.chunks) { $0[1] ^= 0x01 }
@@ -141,7 +141,7 @@ struct CorruptionTests {
     func hugeTotals() async throws {
         try await withTemporaryDirectory { path in
             let (log, snapshots) = try await makeLog(at: path)
-            let body = try log.store.environment.read { try log.store.body(at: 2, in: $0) }
+            let body = try log.store.read(during: "reading") { try log.store.body(at: 2, in: $0) }
             func rewriteRecord(sectionCount: Int, itemCount: Int) throws {
                 try tamper(log, key: UInt64(2).bigEndianKey, in: log.store.revisions) { bytes in
                     bytes = RevisionRecordBody(
@@ -161,10 +161,10 @@ struct CorruptionTests {
             try rewriteRecord(sectionCount: body.sectionCount, itemCount: 1 << 40)
             expectMalformedRevision2()
             // A section chunk of revision 2 claiming 2^40 items, under a record claiming as many.
-            let (sectionID, section) = try log.store.environment.read { transaction in
-                let run = try transaction.chunk(body.sectionRuns[0], in: log.store.chunks).chunk
+            let (sectionID, section) = try log.store.read(during: "reading") { transaction in
+                let run = try transaction.chunk(body.sectionRuns[0]).chunk
                 guard case .sections(let ids) = run else { throw ChunkFailure(kind: .inconsistent("not a run")) }
-                return (ids[0], try transaction.chunk(ids[0], in: log.store.chunks).chunk)
+                return (ids[0], try transaction.chunk(ids[0]).chunk)
             }
             guard case .section(let title, let summary, _, let itemChunks) = section else {
                 Issue.record("chunk \(sectionID) is not a section")

@@ -96,11 +96,11 @@ struct Expectations {
 
     /// Checks `log`, and records its first and latest revision in `result`.
     func check(_ log: ChangeLog, contentSeed: UInt64, into result: inout LogState) throws {
-        let (first, latest, stored) = try log.store.read(during: "checking") { transaction in
-            (
-                try log.store.first(in: transaction) ?? 0, try log.store.latest(in: transaction)?.revision ?? 0,
-                try transaction.statistics(of: log.store.revisions).entries
-            )
+        let (first, latest, stored) = try log.store.lmdb.readLMDB(during: "checking") { transaction in
+            let (first, latest) = try log.store.lmdb.withLogTransaction(transaction) { view in
+                (try log.store.first(in: view) ?? 0, try log.store.latest(in: view)?.revision ?? 0)
+            }
+            return (first, latest, try transaction.statistics(of: log.store.revisions).entries)
         }
         #expect(stored == (latest == 0 ? 0 : Int(latest - first + 1)), "round \(round): a gap in \(first)...\(latest)")
         #expect(

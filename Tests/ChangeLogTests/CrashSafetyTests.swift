@@ -241,7 +241,7 @@ struct CrashSafetyTests {
                     afterRound: round, lines: [], batch: 1, contentSeed: Self.contentSeed, options: .init(),
                     sharingWith: log)
                 #expect(
-                    try log.store.read(during: "checking") {
+                    try log.store.lmdb.readLMDB(during: "checking") {
                         try $0.value(forKey: Array("left by a dead writer".utf8), in: log.store.meta)
                     } == nil)
             }

@@ -9,7 +9,7 @@ import Testing
 struct EditedAppendTests {
     /// The number of chunks stored in `log`.
     func chunkCount(_ log: ChangeLog) throws -> Int {
-        try log.store.read(during: "counting chunks") { transaction in
+        try log.store.lmdb.readLMDB(during: "counting chunks") { transaction in
             try transaction.statistics(of: log.store.chunks).entries
         }
     }

@@ -168,7 +168,7 @@ struct MultiProcessTests {
     private func checkLog(at path: String, from: UInt64, previous: LogSnapshot) throws -> (UInt64, LogSnapshot) {
         let log = try ChangeLog(path: path, options: .init(createIfMissing: false))
         let latest = try log.latestRevision
-        let stored = try log.store.read(during: "checking") { transaction in
+        let stored = try log.store.lmdb.readLMDB(during: "checking") { transaction in
             try transaction.statistics(of: log.store.revisions).entries
         }
         let first = try log.firstRevision

@@ -129,7 +129,7 @@ struct ReadOnlyTests {
             let waited = environment.openingDatabases {
                 Thread.detachNewThread {
                     let outcome = Result { () throws(ChangeLogError) in
-                        _ = try LogStore.open(environment: environment, path: path, readOnly: false)
+                        _ = try LMDBLogStorage.open(environment: environment, path: path, readOnly: false)
                     }
                     result.withLock { $0 = outcome }
                     opened.signal()

@@ -30,7 +30,7 @@ struct SectionSummaryLogTests {
 
     /// The record format version of each stored revision.
     static func versions(of log: ChangeLog) throws -> [UInt8] {
-        try log.store.environment.read { transaction in
+        try log.store.read(during: "reading") { transaction in
             try (1...log.latestRevision).map { try log.store.body(at: $0, in: transaction).version }
         }
     }

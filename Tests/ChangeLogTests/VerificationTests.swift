@@ -106,7 +106,7 @@ struct VerificationTests {
             try await appendAll(RandomHistory.snapshots(seed: 7, count: 11), to: log)
             _ = try await log.append(try snapshot([("Z", ["z-1", "z-2"])]))
             // The newest chunk is written by the latest revision and read by no earlier one.
-            let lastChunk = try log.store.environment.read { try log.store.nextChunkID(in: $0) - 1 }
+            let lastChunk = try log.store.read(during: "reading") { try log.store.nextChunkID(in: $0) - 1 }
             try log.store.environment.write { transaction in
                 var bytes = try #require(try transaction.value(forKey: lastChunk.bigEndianKey, in: log.store.chunks))
                 bytes[1] ^= 0x01

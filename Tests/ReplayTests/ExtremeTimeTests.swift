@@ -16,7 +16,9 @@ struct ExtremeTimeTests {
             let latest = try opened.latestRevision
             for (revision, time) in [(UInt64(1), Int64.min), (latest, Int64.max)] {
                 try opened.store.environment.write { transaction in
-                    let body = try opened.store.body(at: revision, in: transaction)
+                    let body = try opened.store.lmdb.withLogTransaction(transaction) { view in
+                        try opened.store.body(at: revision, in: view)
+                    }
                     let moved = RevisionRecordBody(
                         version: body.version, timestamp: time, meta: body.meta, sectionCount: body.sectionCount,
                         itemCount: body.itemCount,

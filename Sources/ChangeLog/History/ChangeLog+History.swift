@@ -29,7 +29,7 @@ public struct History: Hashable, Sendable {
 extension ChangeLog {
     /// The history index of this log's storage engine.
     var historyIndex: any HistoryIndexStorage {
-        LMDBHistoryIndex(store: store, readOnly: options.readOnly)
+        store.storage.historyIndex()
     }
 
     /// Makes sure the index covers the latest revision when it can: returns how a history will

@@ -22,14 +22,6 @@ extension ChangeLog {
     ///
     /// - Throws: ``ChangeLogError`` when reading fails.
     public func historyIndexStatus() throws(ChangeLogError) -> HistoryIndexStatus {
-        guard let database = store.history.current else {
-            return HistoryIndexStatus(coverage: nil, entries: 0, bytes: 0)
-        }
-        let coverage = try LMDBHistoryIndex.coverage(of: database, in: store)
-        let statistics = try store.read(during: "reading the history index") { transaction in
-            try transaction.statistics(of: database)
-        }
-        return HistoryIndexStatus(
-            coverage: coverage, entries: statistics.entries, bytes: statistics.pages * statistics.pageSize)
+        try historyIndex.status()
     }
 }

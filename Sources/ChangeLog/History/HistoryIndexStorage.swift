@@ -37,6 +37,9 @@ package protocol HistoryIndexStorage: Sendable {
     /// at most `limit` of them.
     func items(containing text: String, limit: Int) throws(ChangeLogError) -> [HistoryItem]
 
+    /// What the index holds now: its coverage, entries and bytes.
+    func status() throws(ChangeLogError) -> HistoryIndexStatus
+
     /// Creates the index when the log has none and adds the entries of the revisions it does not
     /// cover yet. Returns `false`, doing nothing, when the log cannot be written.
     func catchUp() throws(ChangeLogError) -> Bool

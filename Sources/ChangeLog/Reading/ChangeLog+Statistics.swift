@@ -1,4 +1,3 @@
-import CLMDB
 import Foundation
 import ListAdapter
 
@@ -47,7 +46,7 @@ extension ChangeLog {
     /// ahead of them (``Statistics/bytesOnDisk`` counts both). It counts the pages LMDB freed
     /// for reuse too (``Statistics/bytesFree``): it grows as the log grows, and retention does
     /// not lower it. O(1).
-    public var bytesInUse: Int { store.environment.info().usedBytes }
+    public var bytesInUse: Int { store.storage.bytesInUse }
 
     /// Reads every revision's record once (not its snapshot: ``changes(in:batchSize:)``) and
     /// adds up the log's figures.
@@ -57,24 +56,15 @@ extension ChangeLog {
     /// - Complexity: O(*r* + *c*), where *r* counts the revisions and *c* their operations.
     public func statistics(progress: (Int) -> Void = { _ in }) async throws(ChangeLogError) -> Statistics {
         var statistics = Statistics()
-        let dataFile = URL(fileURLWithPath: path).appendingPathComponent("data.mdb").path
-        let attributes = try? FileManager.default.attributesOfItem(atPath: dataFile)
-        statistics.bytesOnDisk = (attributes?[.size] as? NSNumber)?.intValue ?? 0
-        let info = store.environment.info()
-        let damaged = ChangeLogError.storage(LMDBError(code: MDB_CORRUPTED), path: path, during: "reading")
-        guard let used = info.checkedUsedBytes else { throw damaged }
-        statistics.bytesInUse = used
+        let space = try store.storage.space()
+        statistics.bytesOnDisk = space.bytesOnDisk
+        statistics.bytesInUse = space.bytesInUse
+        statistics.bytesFree = space.bytesFree
         // Both ends from one transaction: appends or a drop in another process may come between
         // two reads.
-        let (first, latest, freePages) = try store.read(during: "reading") { transaction in
-            (
-                try store.first(in: transaction) ?? 0, try store.latest(in: transaction)?.revision ?? 0,
-                try transaction.freePageCount()
-            )
+        let (first, latest) = try store.read(during: "reading") { transaction in
+            (try store.first(in: transaction) ?? 0, try store.latest(in: transaction)?.revision ?? 0)
         }
-        let (freeBytes, overflow) = freePages.multipliedReportingOverflow(by: info.pageSize)
-        guard !overflow else { throw damaged }
-        statistics.bytesFree = min(statistics.bytesInUse, freeBytes)
         guard first > 0, latest >= first else { return statistics }
         statistics.revisions = first...latest
         var firstTime: Int64?

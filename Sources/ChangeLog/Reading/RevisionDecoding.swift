@@ -12,9 +12,10 @@ protocol RevisionDecoding: Sendable {
 
     /// Reads, checks and decodes `revision`.
     ///
-    /// - Throws: ``ChangeLogError`` naming the revision, or an LMDB failure.
-    mutating func element(at revision: UInt64, store: LogStore, in transaction: borrowing LMDBTransaction) throws
-        -> Element
+    /// - Throws: ``ChangeLogError`` naming the revision, or the engine's failure.
+    mutating func element<T: LogReadTransaction & ~Copyable>(
+        at revision: UInt64, store: LogStore, in transaction: borrowing T
+    ) throws -> Element
 
     /// The revision number of `element`.
     static func revision(of element: Element) -> UInt64
@@ -29,9 +30,9 @@ struct RecordDecoding: RevisionDecoding {
         self.loader = loader
     }
 
-    mutating func element(at revision: UInt64, store: LogStore, in transaction: borrowing LMDBTransaction) throws
-        -> RevisionRecord
-    {
+    mutating func element<T: LogReadTransaction & ~Copyable>(
+        at revision: UInt64, store: LogStore, in transaction: borrowing T
+    ) throws -> RevisionRecord {
         try store.record(at: revision, loader: &loader, in: transaction)
     }
 
@@ -40,9 +41,9 @@ struct RecordDecoding: RevisionDecoding {
 
 /// The changes alone: the revision record is read and checked, the snapshot's chunks are not.
 struct ChangesDecoding: RevisionDecoding {
-    mutating func element(at revision: UInt64, store: LogStore, in transaction: borrowing LMDBTransaction) throws
-        -> RevisionChanges
-    {
+    mutating func element<T: LogReadTransaction & ~Copyable>(
+        at revision: UInt64, store: LogStore, in transaction: borrowing T
+    ) throws -> RevisionChanges {
         try store.changes(at: revision, in: transaction)
     }
 
@@ -51,7 +52,9 @@ struct ChangesDecoding: RevisionDecoding {
 
 extension LogStore {
     /// The changes of `revision`, from its record alone (checked against its checksum).
-    func changes(at revision: UInt64, in transaction: borrowing LMDBTransaction) throws -> RevisionChanges {
+    func changes<T: LogReadTransaction & ~Copyable>(at revision: UInt64, in transaction: borrowing T) throws
+        -> RevisionChanges
+    {
         let body = try body(at: revision, in: transaction)
         return RevisionChanges(
             revision: revision, millisecondsSince1970: body.timestamp, meta: body.meta, changes: body.changes,
@@ -60,8 +63,8 @@ extension LogStore {
 
     /// The elements of `revisions` in order, up to the first one that cannot be read, and that
     /// one's error: readers hand out the elements before a missing or damaged revision, then fail.
-    func elements<Decoding: RevisionDecoding>(
-        _ revisions: ClosedRange<UInt64>, decoding: inout Decoding, in transaction: borrowing LMDBTransaction
+    func elements<Decoding: RevisionDecoding, T: LogReadTransaction & ~Copyable>(
+        _ revisions: ClosedRange<UInt64>, decoding: inout Decoding, in transaction: borrowing T
     ) -> (elements: [Decoding.Element], failure: (any Error)?) {
         var elements: [Decoding.Element] = []
         // The range may reach far past the latest revision (`records(in: 1...UInt64.max)`): the

@@ -86,7 +86,7 @@ struct SnapshotLoader {
     /// usually keeps most of its item chunks, which need not be read and decoded again.
     private var itemsByChunk: [UInt64: ItemChunk] = [:]
     /// The dictionaries read so far, checked and digested, by chunk identifier (see
-    /// `LMDBTransaction.decodeChunk`).
+    /// `LogReadTransaction.decodeChunk`).
     private var dictionaries: [UInt64: DecompressionDictionary] = [:]
     /// Whether the loader keeps, from one snapshot to the next, the identifiers' hashes (each
     /// snapshot's index is built from them) and the digested dictionaries (`true`); or hashes
@@ -100,19 +100,20 @@ struct SnapshotLoader {
     }
 
     /// Reads chunk `id`, with the dictionaries kept when the loader keeps them.
-    private mutating func chunk(
-        _ id: UInt64, in transaction: borrowing LMDBTransaction, chunks: LMDBDatabase
-    ) throws -> (chunk: Chunk, fingerprint: Fingerprint) {
-        guard keepsWork else { return try transaction.chunk(id, in: chunks) }
-        return try transaction.chunk(id, in: chunks, dictionaries: &dictionaries)
+    private mutating func chunk<T: LogReadTransaction & ~Copyable>(_ id: UInt64, in transaction: borrowing T) throws
+        -> (chunk: Chunk, fingerprint: Fingerprint)
+    {
+        guard keepsWork else { return try transaction.chunk(id) }
+        return try transaction.chunk(id, dictionaries: &dictionaries)
     }
 
     /// Reads the snapshot of the revision described by `body`.
     ///
-    /// - Throws: ``ChunkFailure`` for a missing, damaged or inconsistent chunk; ``LMDBError``.
-    mutating func load(
-        _ body: RevisionRecordBody, in transaction: borrowing LMDBTransaction, chunks: LMDBDatabase
-    ) throws -> StoredSnapshot {
+    /// - Throws: ``ChunkFailure`` for a missing, damaged or inconsistent chunk; the engine's
+    ///   failures.
+    mutating func load<T: LogReadTransaction & ~Copyable>(_ body: RevisionRecordBody, in transaction: borrowing T)
+        throws -> StoredSnapshot
+    {
         var sections: [LogSnapshot.Section] = []
         var storedSections: [StoredSection] = []
         var runs: [StoredChunk] = []
@@ -125,7 +126,7 @@ struct SnapshotLoader {
         hashes.reserveCapacity(min(body.sectionCount, Self.largestReservation))
         var itemTotal = 0
         for runID in body.sectionRuns {
-            let run = try chunk(runID, in: transaction, chunks: chunks)
+            let run = try chunk(runID, in: transaction)
             guard case .sections(let sectionIDs) = run.chunk else {
                 throw ChunkFailure(chunkID: runID, kind: .inconsistent("expected a section run, found another kind"))
             }
@@ -144,7 +145,7 @@ struct SnapshotLoader {
                 } else {
                     entry = try readSection(
                         sectionID, limit: body.itemCount - itemTotal, loadedItems: &loadedItems,
-                        in: transaction, chunks: chunks)
+                        in: transaction)
                 }
                 itemTotal += entry.section.items.count
                 guard itemTotal <= body.itemCount else {
@@ -175,11 +176,10 @@ struct SnapshotLoader {
 
     /// Reads section chunk `id`, taking the item chunks the last snapshot loaded from
     /// ``itemsByChunk`` and reading the others; records every item chunk in `loadedItems`.
-    private mutating func readSection(
-        _ id: UInt64, limit: Int, loadedItems: inout [UInt64: ItemChunk],
-        in transaction: borrowing LMDBTransaction, chunks: LMDBDatabase
+    private mutating func readSection<T: LogReadTransaction & ~Copyable>(
+        _ id: UInt64, limit: Int, loadedItems: inout [UInt64: ItemChunk], in transaction: borrowing T
     ) throws -> LoadedSection {
-        let read = try chunk(id, in: transaction, chunks: chunks)
+        let read = try chunk(id, in: transaction)
         guard case .section(let title, let summary, let itemCount, let itemChunkIDs) = read.chunk else {
             throw ChunkFailure(chunkID: id, kind: .inconsistent("expected a section, found another kind"))
         }
@@ -198,7 +198,7 @@ struct SnapshotLoader {
             if let known = itemsByChunk[itemChunkID] ?? loadedItems[itemChunkID] {
                 itemChunk = known
             } else {
-                let read = try chunk(itemChunkID, in: transaction, chunks: chunks)
+                let read = try chunk(itemChunkID, in: transaction)
                 guard case .items(let readItems) = read.chunk else {
                     throw ChunkFailure(chunkID: itemChunkID, kind: .inconsistent("expected items, found another kind"))
                 }
@@ -225,28 +225,28 @@ struct SnapshotLoader {
     }
 }
 
-extension LMDBTransaction {
+extension LogReadTransaction where Self: ~Copyable {
     /// Reads the chunk stored under `id`, checks its checksum, decompresses it if it is
     /// compressed, decodes it and fingerprints its content.
     ///
-    /// - Throws: ``ChunkFailure`` for a missing or damaged chunk; ``LMDBError``.
-    func chunk(_ id: UInt64, in chunks: LMDBDatabase) throws -> (chunk: Chunk, fingerprint: Fingerprint) {
+    /// - Throws: ``ChunkFailure`` for a missing or damaged chunk; the engine's failures.
+    func chunk(_ id: UInt64) throws -> (chunk: Chunk, fingerprint: Fingerprint) {
         var dictionaries: [UInt64: DecompressionDictionary] = [:]
-        return try chunk(id, in: chunks, dictionaries: &dictionaries)
+        return try chunk(id, dictionaries: &dictionaries)
     }
 
-    /// Reads chunk `id` as ``chunk(_:in:)`` does, taking its dictionary from `dictionaries` when
+    /// Reads chunk `id` as ``chunk(_:)`` does, taking its dictionary from `dictionaries` when
     /// it is there and adding it when it is read (see `decodeChunk`).
     ///
-    /// - Throws: ``ChunkFailure`` for a missing or damaged chunk; ``LMDBError``.
-    func chunk(
-        _ id: UInt64, in chunks: LMDBDatabase, dictionaries: inout [UInt64: DecompressionDictionary]
-    ) throws -> (chunk: Chunk, fingerprint: Fingerprint) {
-        try withValue(forKey: id.bigEndianKey, in: chunks) { bytes in
+    /// - Throws: ``ChunkFailure`` for a missing or damaged chunk; the engine's failures.
+    func chunk(_ id: UInt64, dictionaries: inout [UInt64: DecompressionDictionary]) throws -> (
+        chunk: Chunk, fingerprint: Fingerprint
+    ) {
+        try withChunk(id) { bytes in
             guard let bytes else { throw ChunkFailure(chunkID: id, kind: .missing) }
             switch SealCheck(bytes, seed: id) {
             case .valid(let content):
-                return try decodeChunk(content, id: id, in: chunks, dictionaries: &dictionaries)
+                return try decodeChunk(content, id: id, dictionaries: &dictionaries)
             case .tooShort:
                 throw ChunkFailure(chunkID: id, kind: .checksumMismatch(stored: nil, computed: nil))
             case .mismatch(let stored, let computed):

@@ -1,7 +1,7 @@
 /// Reading a stored chunk's content: a compressed chunk (kind `5`) is decompressed with the
 /// dictionary it names, itself a chunk (kind `6`), before it is decoded; a chunk of another kind
 /// is its content as it is.
-extension LMDBTransaction {
+extension LogReadTransaction where Self: ~Copyable {
     /// Decodes the content of chunk `id` (checksum already checked and removed), decompressing it
     /// first if it is compressed, and fingerprints the plain content.
     ///
@@ -12,10 +12,9 @@ extension LMDBTransaction {
     /// the chunks the reader keeps decoded, each checked the first time it was read.
     ///
     /// - Throws: ``ChunkFailure`` naming the chunk, or its dictionary when that is missing or
-    ///   damaged; ``LMDBError``.
+    ///   damaged; the engine's failures.
     func decodeChunk(
-        _ stored: UnsafeRawBufferPointer, id: UInt64, in chunks: LMDBDatabase,
-        dictionaries: inout [UInt64: DecompressionDictionary]
+        _ stored: UnsafeRawBufferPointer, id: UInt64, dictionaries: inout [UInt64: DecompressionDictionary]
     ) throws -> (chunk: Chunk, fingerprint: Fingerprint) {
         guard stored.first == Chunk.Kind.compressed.rawValue else {
             return try Self.decode(plain: stored, id: id)
@@ -31,7 +30,7 @@ extension LMDBTransaction {
             if let known = dictionaries[header.dictionaryID] {
                 dictionary = known
             } else {
-                let read = try self.dictionary(header.dictionaryID, for: id, in: chunks)
+                let read = try self.dictionary(header.dictionaryID, for: id)
                 dictionaries[header.dictionaryID] = read
                 dictionary = read
             }
@@ -66,10 +65,8 @@ extension LMDBTransaction {
     }
 
     /// The dictionary stored as chunk `dictionaryID`, which chunk `user` names.
-    private func dictionary(
-        _ dictionaryID: UInt64, for user: UInt64, in chunks: LMDBDatabase
-    ) throws -> DecompressionDictionary {
-        try withValue(forKey: dictionaryID.bigEndianKey, in: chunks) { bytes in
+    private func dictionary(_ dictionaryID: UInt64, for user: UInt64) throws -> DecompressionDictionary {
+        try withChunk(dictionaryID) { bytes in
             guard let bytes else { throw ChunkFailure(chunkID: dictionaryID, kind: .missing) }
             switch SealCheck(bytes, seed: dictionaryID) {
             case .valid(let content):
@@ -91,8 +88,8 @@ extension LMDBTransaction {
     }
 
     /// The dictionary stored as chunk `id`, digested for compression; `nil` when it is not one.
-    func compressionDictionary(_ id: UInt64, in chunks: LMDBDatabase) throws -> CompressionDictionary? {
-        try withValue(forKey: id.bigEndianKey, in: chunks) { bytes in
+    func compressionDictionary(_ id: UInt64) throws -> CompressionDictionary? {
+        try withChunk(id) { bytes in
             guard let bytes, case .valid(let content) = SealCheck(bytes, seed: id),
                 content.first == Chunk.Kind.dictionary.rawValue
             else { return nil }

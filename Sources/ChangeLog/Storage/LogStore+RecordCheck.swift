@@ -22,7 +22,7 @@ extension LogStore {
             _ = try body(at: first, in: transaction)
             let body = try body(at: latest, in: transaction)
             guard let run = body.sectionRuns.first else { return }
-            let present = try transaction.withValue(forKey: run.bigEndianKey, in: chunks) { $0 != nil }
+            let present = try transaction.withChunk(run) { $0 != nil }
             guard present else {
                 throw ChangeLogError(
                     code: .malformedRecord,

@@ -1,93 +1,70 @@
-import CLMDB
 import ListAdapter
 import ListFormat
 
-/// The log's three databases in its LMDB environment, and the operations that run inside one
-/// of its transactions (RecordFormat.md describes the layout).
+/// The log's records and chunks over its storage engine (``LogStorage``): the operations that
+/// run inside one of the engine's transactions, checking and decoding what the engine hands over
+/// (RecordFormat.md describes the records and chunks, the same bytes on every engine).
 ///
-/// Inside a transaction, LMDB failures propagate as ``LMDBError`` (so that
-/// ``LMDBEnvironment/write(_:)`` can grow the map and redo) and everything else as
+/// Its operations are generic over the transaction, so that the ones the reading loops call
+/// (records, chunks) are specialised for the engine's transaction within the module.
+/// Inside a transaction, the engine's failures propagate as its own errors (so that an engine
+/// can redo a write transaction, as LMDB does when its map must grow) and everything else as
 /// ``ChangeLogError``.
 struct LogStore: Sendable {
-    /// The version of the database layout, stored under ``formatKey`` in `meta`: a new log's.
-    static let layoutVersion: UInt8 = 1
-    /// The layout version of a log that holds compressed chunks: a log moves to it when its
-    /// first compressed chunk or dictionary is written.
-    static let compressedLayoutVersion: UInt8 = 2
-    /// The `meta` key of the layout version.
-    static let formatKey = Array("format".utf8)
-
-    let environment: LMDBEnvironment
-    /// Revision records by big-endian revision number.
-    let revisions: LMDBDatabase
-    /// Snapshot chunks by big-endian chunk identifier.
-    let chunks: LMDBDatabase
-    /// The layout version.
-    let meta: LMDBDatabase
+    /// The storage engine.
+    let storage: any LogStorage
     /// The log's path, for messages.
     let path: String
-    /// The history index's database, once known to exist (``LMDBHistoryIndex``).
-    let history = HistoryDatabaseSlot()
+
+    /// The log's records and chunks in `storage`.
+    init(storage: any LogStorage) {
+        self.storage = storage
+        self.path = storage.path
+    }
 
     /// Runs `body` in a read transaction, converting every failure to a ``ChangeLogError``.
-    func read<R>(during operation: String, _ body: (borrowing LMDBTransaction) throws -> R) throws(ChangeLogError) -> R
-    {
+    func read<R>(
+        during operation: String, _ body: (borrowing any LogReadTransaction & ~Copyable) throws -> R
+    ) throws(ChangeLogError) -> R {
         do {
-            return try environment.read(body)
+            return try storage.read(body)
         } catch {
             throw ChangeLogError.wrapping(error, path: path, during: operation)
         }
     }
 
+    /// Runs `body` in the log's write transaction (``LogStorage/write(appending:_:)``: it may run
+    /// more than once), committing when it returns; failures propagate as they are.
+    func write<R>(appending: Bool, _ body: (borrowing any LogWriteTransaction & ~Copyable) throws -> R) throws -> R {
+        try storage.write(appending: appending, body)
+    }
+
     // MARK: - Revisions
 
     /// The latest revision and the checksum its record ends with, or `nil` for an empty log.
-    func latest(in transaction: borrowing LMDBTransaction) throws -> (revision: UInt64, checksum: UInt64?)? {
-        try transaction.withCursor(in: revisions) { cursor in
-            guard try cursor.move(to: .last) else { return nil }
-            return try cursor.withCurrent { key, value in
-                guard let revision = UInt64(bigEndianKey: key) else {
-                    throw ChangeLogError(
-                        code: .malformedRecord,
-                        message: "the log at \(path) holds a revision key of \(key.count) bytes",
-                        path: path)
-                }
-                return (revision, RevisionRecordBody.storedChecksum(of: value))
-            }
+    func latest<T: LogReadTransaction & ~Copyable>(in transaction: borrowing T) throws -> (
+        revision: UInt64, checksum: UInt64?
+    )? {
+        try transaction.withLatestRecord { revision, record in
+            (revision, RevisionRecordBody.storedChecksum(of: record))
         }
     }
 
     /// The oldest revision still stored, or `nil` for an empty log.
     ///
-    /// - Throws: ``ChangeLogError/Code/malformedRecord`` when the first key is not a revision
-    ///   number at most the last one: a damaged key, which would otherwise read as a log whose
-    ///   revisions run backwards (from 524,289 to 50, say).
-    func first(in transaction: borrowing LMDBTransaction) throws -> UInt64? {
-        let keys = try transaction.withCursor(in: revisions) { cursor -> (first: [UInt8], last: [UInt8])? in
-            guard try cursor.move(to: .first) else { return nil }
-            let first = try cursor.currentKey()
-            _ = try cursor.move(to: .last)
-            return (first, try cursor.currentKey())
-        }
-        guard let (first, last) = keys else { return nil }
-        if let revision = UInt64(bigEndianKey: first), revision >= 1,
-            let latest = UInt64(bigEndianKey: last), revision <= latest
-        {
-            return revision
-        }
-        let read = UInt64(bigEndianKey: first).map { "reads \($0)" } ?? "is \(first.count) bytes long"
-        let latest = UInt64(bigEndianKey: last).map { "\($0)" } ?? "a key of \(last.count) bytes"
-        throw ChangeLogError(
-            code: .malformedRecord,
-            message: "the first revision key of the log at \(path) \(read), and the latest revision is \(latest): "
-                + "a key was damaged, or changed behind the log's back; restore the log from a backup",
-            path: path)
+    /// - Throws: ``ChangeLogError/Code/malformedRecord`` when the stored oldest revision is not a
+    ///   revision number at most the latest one: a damaged key, which would otherwise read as a
+    ///   log whose revisions run backwards (from 524,289 to 50, say).
+    func first<T: LogReadTransaction & ~Copyable>(in transaction: borrowing T) throws -> UInt64? {
+        try transaction.oldestRevision()
     }
 
     /// The error for asking for `revision` when it is not stored: dropped, never appended, or,
     /// between the oldest and the latest revision, lost to damage (revisions are appended
     /// without gaps, and retention drops only the oldest).
-    func missingRevision(_ revision: UInt64, in transaction: borrowing LMDBTransaction) throws -> ChangeLogError {
+    func missingRevision<T: LogReadTransaction & ~Copyable>(_ revision: UInt64, in transaction: borrowing T) throws
+        -> ChangeLogError
+    {
         let first = try first(in: transaction)
         let latest = try latest(in: transaction)?.revision ?? 0
         if let first, revision > first, revision < latest {
@@ -113,10 +90,12 @@ struct LogStore: Sendable {
     }
 
     /// The checked, decoded record of `revision`.
-    func body(at revision: UInt64, in transaction: borrowing LMDBTransaction) throws -> RevisionRecordBody {
+    func body<T: LogReadTransaction & ~Copyable>(at revision: UInt64, in transaction: borrowing T) throws
+        -> RevisionRecordBody
+    {
         let decoded: Result<RevisionRecordBody, RevisionRecordBody.Failure>?
         do {
-            decoded = try transaction.withValue(forKey: revision.bigEndianKey, in: revisions) { bytes in
+            decoded = try transaction.withRecord(at: revision) { bytes in
                 guard let bytes else { return nil }
                 return Result { () throws(RevisionRecordBody.Failure) in
                     try RevisionRecordBody(decoding: bytes, revision: revision)
@@ -135,12 +114,11 @@ struct LogStore: Sendable {
     }
 
     /// The snapshot described by `body`, the record of `revision`.
-    func snapshot(
-        of body: RevisionRecordBody, revision: UInt64, loader: inout SnapshotLoader,
-        in transaction: borrowing LMDBTransaction
+    func snapshot<T: LogReadTransaction & ~Copyable>(
+        of body: RevisionRecordBody, revision: UInt64, loader: inout SnapshotLoader, in transaction: borrowing T
     ) throws -> StoredSnapshot {
         do {
-            return try loader.load(body, in: transaction, chunks: chunks)
+            return try loader.load(body, in: transaction)
         } catch let failure as ChunkFailure {
             throw error(for: failure, revision: revision)
         } catch {
@@ -148,24 +126,22 @@ struct LogStore: Sendable {
         }
     }
 
-    /// LMDB's own report of a damaged file while reading `revision` (`MDB_CORRUPTED`, also for a
-    /// value that reaches past the file, and `MDB_PAGE_NOTFOUND`) as damage to the log naming
-    /// the revision; `nil` for any other failure.
+    /// The engine's own report of damage while reading `revision` (LMDB's `MDB_CORRUPTED`, also
+    /// for a value that reaches past the file, and `MDB_PAGE_NOTFOUND`) as damage to the log
+    /// naming the revision; `nil` for any other failure.
     func damage(reportedBy error: any Error, reading revision: UInt64) -> ChangeLogError? {
-        guard let error = error as? LMDBError, error.code == MDB_CORRUPTED || error.code == MDB_PAGE_NOTFOUND else {
-            return nil
-        }
+        guard let error = error as? any StorageEngineError, error.reportsDamage else { return nil }
         return ChangeLogError(
             code: .malformedRecord,
-            message: "LMDB reports its file damaged while reading revision \(revision) of the log at \(path) "
-                + "(\(error)): restore the log from a backup",
+            message: "\(error.engineName) reports its file damaged while reading revision \(revision) of the log at "
+                + "\(path) (\(error)): restore the log from a backup",
             revision: revision, path: path, cause: error)
     }
 
     /// The full record of `revision`.
-    func record(at revision: UInt64, loader: inout SnapshotLoader, in transaction: borrowing LMDBTransaction) throws
-        -> RevisionRecord
-    {
+    func record<T: LogReadTransaction & ~Copyable>(
+        at revision: UInt64, loader: inout SnapshotLoader, in transaction: borrowing T
+    ) throws -> RevisionRecord {
         let body = try body(at: revision, in: transaction)
         let stored = try snapshot(of: body, revision: revision, loader: &loader, in: transaction)
         return RevisionRecord(
@@ -175,12 +151,14 @@ struct LogStore: Sendable {
 
     /// The latest revision with its chunks: `cached` when it is still the latest stored one,
     /// otherwise read from the log. `nil` for an empty log.
-    func loadLatest(cached: LatestRevision?, in transaction: borrowing LMDBTransaction) throws -> LatestRevision? {
+    func loadLatest<T: LogReadTransaction & ~Copyable>(cached: LatestRevision?, in transaction: borrowing T) throws
+        -> LatestRevision?
+    {
         guard let latest = try latest(in: transaction) else { return nil }
         if let cached, cached.revision == latest.revision, cached.checksum == latest.checksum {
             // Still check the record itself (cheap: one hash), so that damage is reported
             // rather than built upon.
-            let intact = try transaction.withValue(forKey: latest.revision.bigEndianKey, in: revisions) { bytes in
+            let intact = try transaction.withRecord(at: latest.revision) { bytes in
                 guard let bytes, case .valid = SealCheck(bytes, seed: latest.revision) else { return false }
                 return true
             }
@@ -198,39 +176,32 @@ struct LogStore: Sendable {
 
     /// The dictionary the writer compresses with after a revision stored as `stored`: the one
     /// the first of its chunks that is compressed with a dictionary names, if any.
-    private func dictionary(
-        of stored: StoredSnapshot, in transaction: borrowing LMDBTransaction
+    private func dictionary<T: LogReadTransaction & ~Copyable>(
+        of stored: StoredSnapshot, in transaction: borrowing T
     ) throws -> CompressionDictionary? {
         let ids = stored.runs.lazy.map(\.id) + stored.sections.lazy.flatMap { [$0.chunk.id] + $0.itemChunks.map(\.id) }
         for id in ids {
-            let named = try transaction.withValue(forKey: id.bigEndianKey, in: chunks) { bytes -> UInt64? in
+            let named = try transaction.withChunk(id) { bytes -> UInt64? in
                 guard let bytes, bytes.first == Chunk.Kind.compressed.rawValue else { return nil }
                 return try? ChunkCompression.header(of: bytes).dictionaryID
             }
-            if let named, named != 0 { return try transaction.compressionDictionary(named, in: chunks) }
+            if let named, named != 0 { return try transaction.compressionDictionary(named) }
         }
         return nil
     }
 
     /// The identifier the next new chunk gets: one more than the largest stored.
-    func nextChunkID(in transaction: borrowing LMDBTransaction) throws -> UInt64 {
-        try transaction.withCursor(in: chunks) { cursor in
-            guard try cursor.move(to: .last) else { return 1 }
-            guard let last = UInt64(bigEndianKey: try cursor.currentKey()) else {
-                throw ChangeLogError(
-                    code: .malformedRecord, message: "the log at \(path) holds a chunk key that is not 8 bytes long",
-                    path: path)
-            }
-            let (next, overflow) = last.addingReportingOverflow(1)
-            guard !overflow else {
-                throw ChangeLogError(
-                    code: .malformedRecord,
-                    message: "the log at \(path) holds a chunk key that reads \(last), after which no chunk can be "
-                        + "stored: a key was damaged, or changed behind the log's back; restore the log from a backup",
-                    path: path)
-            }
-            return next
+    func nextChunkID<T: LogReadTransaction & ~Copyable>(in transaction: borrowing T) throws -> UInt64 {
+        guard let last = try transaction.largestChunkID() else { return 1 }
+        let (next, overflow) = last.addingReportingOverflow(1)
+        guard !overflow else {
+            throw ChangeLogError(
+                code: .malformedRecord,
+                message: "the log at \(path) holds a chunk key that reads \(last), after which no chunk can be "
+                    + "stored: a key was damaged, or changed behind the log's back; restore the log from a backup",
+                path: path)
         }
+        return next
     }
 
     // MARK: - Errors

@@ -41,10 +41,8 @@ extension CommitNotifier {
     /// of its data file (unless `watchesFile` is false) and every `pollInterval`.
     static func watcher(
         of store: LogStore, for notifier: CommitNotifier, pollInterval: Duration, watchesFile: Bool = true
-    ) -> LogFileWatcher {
-        LogFileWatcher(
-            dataFile: store.environment.path + "/data.mdb", pollInterval: pollInterval, watchesFile: watchesFile
-        ) { [weak notifier] in
+    ) -> any CommitWatcher {
+        store.storage.makeCommitWatcher(pollInterval: pollInterval, watchesFiles: watchesFile) { [weak notifier] in
             guard let notifier else { return }
             // A failed read publishes nothing: the next event or poll tries again, and the
             // subscriptions' own reads report lasting failures.

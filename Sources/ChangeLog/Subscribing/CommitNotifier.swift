@@ -9,7 +9,7 @@ import Synchronization
 /// never waits for a listener.
 ///
 /// Two sources publish into it: the log's writer after each committed transaction (appends made
-/// through this instance), and a ``LogFileWatcher`` (appends made by other processes, or by other
+/// through this instance), and the engine's ``CommitWatcher`` (appends made by other processes, or by other
 /// instances in this process), which runs while at least one listener is registered and stops
 /// when the last one leaves.
 ///
@@ -22,11 +22,11 @@ final class CommitNotifier: Sendable {
     typealias Continuation = CheckedContinuation<UInt64?, Never>
 
     private let state = Mutex(StateMachine())
-    private let makeWatcher: (@Sendable (CommitNotifier) -> LogFileWatcher)?
+    private let makeWatcher: (@Sendable (CommitNotifier) -> any CommitWatcher)?
 
     /// Creates a notifier; `makeWatcher`, when given, creates the watcher that runs while
     /// listeners are registered.
-    init(makeWatcher: (@Sendable (CommitNotifier) -> LogFileWatcher)? = nil) {
+    init(makeWatcher: (@Sendable (CommitNotifier) -> any CommitWatcher)? = nil) {
         self.makeWatcher = makeWatcher
     }
 
@@ -137,12 +137,12 @@ extension CommitNotifier {
             /// The listener's pending wait, to resume with `nil`.
             var continuation: Continuation?
             /// The watcher to stop, when the last listener left.
-            var watcher: LogFileWatcher?
+            var watcher: (any CommitWatcher)?
         }
 
         private(set) var latest: UInt64 = 0
         private(set) var listeners: [ListenerID: Listener] = [:]
-        private(set) var watcher: LogFileWatcher?
+        private(set) var watcher: (any CommitWatcher)?
         private var nextID: ListenerID = 1
 
         var waitingCount: Int {
@@ -161,7 +161,7 @@ extension CommitNotifier {
         /// Installs `watcher`, made when listener `id` registered, unless no listener is left or
         /// another watcher is installed. Returns `nil` when it is not installed, otherwise
         /// whether other listeners registered after `id` while it was being made.
-        mutating func install(_ watcher: LogFileWatcher, madeFor id: ListenerID) -> Bool? {
+        mutating func install(_ watcher: any CommitWatcher, madeFor id: ListenerID) -> Bool? {
             guard !listeners.isEmpty, self.watcher == nil else { return nil }
             self.watcher = watcher
             return nextID > id + 1

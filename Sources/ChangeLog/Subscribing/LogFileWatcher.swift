@@ -23,7 +23,7 @@ import Synchronization
 ///
 /// The watcher is started once and stopped once; stopping first makes a later start do nothing.
 /// Stopping removes the file's watch and cancels the timers.
-final class LogFileWatcher: Sendable {
+final class LogFileWatcher: CommitWatcher {
     private enum State {
         case idle
         case running(Sources, FileEventHub.Watch?)

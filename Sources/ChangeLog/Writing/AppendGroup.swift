@@ -59,9 +59,9 @@ struct AppendGroup: Sendable {
     /// log moved: another process appended, or the writer did not know where it ended).
     /// Returns the end after the group and each request's outcome.
     ///
-    /// Only LMDB's failures are thrown: a request's own failure happened before its first put,
+    /// Only the engine's failures are thrown: a request's own failure happened before its first put,
     /// so it left the transaction untouched.
-    func put(in transaction: borrowing LMDBTransaction, endingAt actual: LogEnd) throws -> (
+    func put<T: LogWriteTransaction & ~Copyable>(in transaction: borrowing T, endingAt actual: LogEnd) throws -> (
         end: LogEnd, outcomes: [AppendJob.Outcome]
     ) {
         guard let start, let end, start.isSame(as: actual) else {

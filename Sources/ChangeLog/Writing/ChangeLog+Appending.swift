@@ -1,4 +1,3 @@
-import CLMDB
 import ListAdapter
 
 extension ChangeLog {
@@ -120,14 +119,4 @@ extension ChangeLog {
     /// The number of write transactions this log instance has committed: with group commit,
     /// fewer than the appends it made.
     package var writeTransactionCount: Int { writer.commitCount }
-
-    /// The size of the log's memory map in bytes, as it is now: it grows as the log does.
-    package var mapSize: Int { store.environment.info().mapSize }
-
-    /// The descriptor LMDB reads and writes `data.mdb` through, or `nil` (for tests that take
-    /// it away behind LMDB's back).
-    package var dataFileDescriptor: Int32? {
-        var descriptor: Int32 = -1
-        return mdb_env_get_fd(store.environment.handle, &descriptor) == MDB_SUCCESS ? descriptor : nil
-    }
 }

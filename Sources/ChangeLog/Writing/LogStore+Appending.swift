@@ -29,7 +29,7 @@ struct PreparedAppend: Sendable {
     /// The log's end once these are stored.
     var end: LogEnd
     /// Whether a chunk is compressed or a dictionary: the log's layout version becomes
-    /// ``LogStore/compressedLayoutVersion``.
+    /// one that says so (``LogWriteTransaction/noteCompressedChunks()``).
     var usesCompression = false
     /// What each record's revision touched, for the history index, in the order of `records`.
     var touched: [HistoryAnalysis.Touched] = []
@@ -40,7 +40,7 @@ struct PreparedAppend: Sendable {
 extension LogStore {
     /// The end of the log as `transaction` sees it; its latest revision is `cached` when that is
     /// still the latest stored one (``loadLatest(cached:in:)``).
-    func end(cached: LatestRevision?, in transaction: borrowing LMDBTransaction) throws -> LogEnd {
+    func end<T: LogReadTransaction & ~Copyable>(cached: LatestRevision?, in transaction: borrowing T) throws -> LogEnd {
         LogEnd(latest: try loadLatest(cached: cached, in: transaction), nextChunkID: try nextChunkID(in: transaction))
     }
 
@@ -147,22 +147,20 @@ extension LogStore {
 
     /// Puts `prepared`'s chunks and records; the transaction must end where they were prepared
     /// after.
-    func put(_ prepared: PreparedAppend, in transaction: borrowing LMDBTransaction) throws {
+    func put<T: LogWriteTransaction & ~Copyable>(_ prepared: PreparedAppend, in transaction: borrowing T) throws {
         // A reader that predates compressed chunks refuses the log at its layout version, rather
         // than failing on its first compressed chunk as if it were damaged.
-        if prepared.usesCompression, try transaction.value(forKey: Self.formatKey, in: meta) == [Self.layoutVersion] {
-            try transaction.put([Self.compressedLayoutVersion], forKey: Self.formatKey, in: meta)
+        if prepared.usesCompression {
+            try transaction.noteCompressedChunks()
         }
         for chunk in prepared.chunks {
-            try transaction.put(chunk.value, forKey: chunk.id.bigEndianKey, in: chunks, flags: .append)
+            try transaction.putChunk(chunk.value, id: chunk.id)
         }
         for record in prepared.records {
-            try transaction.put(record.bytes, forKey: record.revision.bigEndianKey, in: revisions, flags: .append)
+            try transaction.putRecord(record.bytes, revision: record.revision)
         }
-        if let history = history.current {
-            for (record, touched) in zip(prepared.records, prepared.touched) {
-                try LMDBHistoryIndex.add(touched, revision: record.revision, to: history, in: transaction)
-            }
+        for (record, touched) in zip(prepared.records, prepared.touched) {
+            try transaction.indexHistory(touched, revision: record.revision)
         }
     }
 

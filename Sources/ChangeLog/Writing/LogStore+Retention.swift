@@ -1,7 +1,9 @@
 // Retention: dropping the revisions before a given one, inside the writer's transaction.
 extension LogStore {
     /// Removes the revisions before `target` and every chunk no remaining revision uses.
-    func dropRevisions(before target: UInt64, in transaction: borrowing LMDBTransaction) throws -> RetentionReport {
+    func dropRevisions<T: LogWriteTransaction & ~Copyable>(before target: UInt64, in transaction: borrowing T) throws
+        -> RetentionReport
+    {
         guard let latest = try latest(in: transaction)?.revision, let first = try first(in: transaction) else {
             throw ChangeLogError(
                 code: .invalidArgument, message: "the log at \(path) is empty: there is nothing to drop", path: path)
@@ -17,11 +19,9 @@ extension LogStore {
             return RetentionReport(firstRevision: first, droppedRevisions: 0, droppedChunks: 0)
         }
         for revision in first..<target {
-            try transaction.delete(key: revision.bigEndianKey, in: revisions)
+            try transaction.deleteRecord(revision)
         }
-        if let history = history.current {
-            try LMDBHistoryIndex.dropRevisions(before: target, from: history, in: transaction)
-        }
+        try transaction.dropHistory(before: target)
         // Mark every chunk a remaining revision uses, reading each run and section once.
         var live = Set<UInt64>()
         for revision in target...latest {
@@ -45,30 +45,22 @@ extension LogStore {
         // Sweep the others, except the newest chunk: it marks the highest identifier used, so
         // identifiers are never reused (readers cache decoded chunks by identifier).
         live.insert(try nextChunkID(in: transaction) - 1)
-        let droppedChunks = try transaction.withCursor(in: chunks) { cursor in
-            var dropped = 0
-            var more = try cursor.move(to: .first)
-            while more {
-                let key = try cursor.currentKey()
-                // Dictionaries are kept: compressed chunks name them, and a log holds one or two.
-                let isDictionary = try cursor.withCurrent { $1.first == Chunk.Kind.dictionary.rawValue }
-                if let id = UInt64(bigEndianKey: key), live.contains(id) || isDictionary {
-                    more = try cursor.move(to: .next)
-                } else {
-                    try cursor.deleteCurrent()
-                    dropped += 1
-                    more = try cursor.move(to: .next)
-                }
-            }
-            return dropped
+        let droppedChunks = try transaction.deleteChunks { id, stored in
+            // Dictionaries are kept: compressed chunks name them, and a log holds one or two.
+            guard let id, live.contains(id) || stored.first == Chunk.Kind.dictionary.rawValue else { return true }
+            return false
         }
         return RetentionReport(
             firstRevision: target, droppedRevisions: Int(target - first), droppedChunks: droppedChunks)
     }
 
-    private func chunk(_ id: UInt64, of revision: UInt64, in transaction: borrowing LMDBTransaction) throws -> Chunk {
+    private func chunk<T: LogReadTransaction & ~Copyable>(
+        _ id: UInt64, of revision: UInt64, in transaction: borrowing T
+    )
+        throws -> Chunk
+    {
         do {
-            return try transaction.chunk(id, in: chunks).chunk
+            return try transaction.chunk(id).chunk
         } catch let failure as ChunkFailure {
             throw error(for: failure, revision: revision)
         }

@@ -158,7 +158,7 @@ final class LogWriter: Sendable {
     /// The end of the log, read outside the write transaction so that a group can be prepared
     /// before it; `nil` when it cannot be read (the transaction then reads it, and reports why).
     private func readEnd() -> LogEnd? {
-        try? store.environment.read { transaction in try store.end(cached: nil, in: transaction) }
+        try? store.storage.read { transaction in try store.end(cached: nil, in: transaction) }
     }
 
     /// Writes `group` in one transaction, then resumes each caller with its outcome.
@@ -166,8 +166,8 @@ final class LogWriter: Sendable {
         var outcomes: [AppendJob.Outcome] = []
         var built: UInt64 = 0
         do {
-            let end = try store.environment.write(reservingSpace: true) { transaction in
-                // The body may run again after the map grew: start from scratch each time.
+            let end = try store.write(appending: true) { transaction in
+                // The body may run again (LMDB's, after the map grew): start from scratch each time.
                 let actual = try store.end(cached: group.start?.latest, in: transaction)
                 let written = try group.put(in: transaction, endingAt: actual)
                 outcomes = written.outcomes
@@ -218,7 +218,7 @@ final class LogWriter: Sendable {
     /// Runs a drop in a transaction of its own, then resumes its caller.
     private func drop(_ job: DropJob) {
         do {
-            let report = try store.environment.write { transaction in
+            let report = try store.write(appending: false) { transaction in
                 try store.dropRevisions(before: job.before, in: transaction)
             }
             state.withLock { $0.committedDrop() }

@@ -1,5 +1,6 @@
-// Opening a log: reading what its LMDB environment holds, creating the databases of a new log.
-extension LogStore {
+// Opening a log's databases: reading what its LMDB environment holds, creating the databases of a
+// new log.
+extension LMDBLogStorage {
     /// Opens the databases of the log in `environment`.
     ///
     /// An existing log is opened in a read transaction: opening writes nothing and takes no
@@ -8,7 +9,9 @@ extension LogStore {
     /// may be written (`readOnly` false). An environment that holds anything else is not a log,
     /// and is left as it is.
     @available(*, noasync, message: "opening may take LMDB's writer lock; call it from a synchronous context")
-    static func open(environment: LMDBEnvironment, path: String, readOnly: Bool) throws(ChangeLogError) -> LogStore {
+    static func open(environment: LMDBEnvironment, path: String, readOnly: Bool) throws(ChangeLogError)
+        -> LMDBLogStorage
+    {
         try environment.openingDatabases { () throws(ChangeLogError) in
             try openDatabases(environment: environment, path: path, readOnly: readOnly)
         }
@@ -16,11 +19,11 @@ extension LogStore {
 
     /// ``open(environment:path:readOnly:)``, under the environment's lock for opening databases.
     private static func openDatabases(environment: LMDBEnvironment, path: String, readOnly: Bool)
-        throws(ChangeLogError) -> LogStore
+        throws(ChangeLogError) -> LMDBLogStorage
     {
         let contents: Contents
         do {
-            contents = try inspect(environment: environment, path: path)
+            contents = try inspect(environment: environment, path: path, readOnly: readOnly)
         } catch {
             throw ChangeLogError.wrapping(error, path: path, during: "opening")
         }
@@ -43,7 +46,7 @@ extension LogStore {
     /// What an environment holds.
     private enum Contents {
         /// A log, whose databases are open.
-        case log(LogStore)
+        case log(LMDBLogStorage)
         /// Nothing: a new environment.
         case empty
     }
@@ -52,11 +55,11 @@ extension LogStore {
     /// the databases it opened stay open.
     /// - Throws: ``ChangeLogError/Code/cannotOpen`` when the environment holds something else,
     ///   ``ChangeLogError/Code/unsupportedFormat`` for a log of another layout version.
-    private static func inspect(environment: LMDBEnvironment, path: String) throws -> Contents {
+    private static func inspect(environment: LMDBEnvironment, path: String, readOnly: Bool) throws -> Contents {
         let transaction = try LMDBTransaction(environment: environment, readOnly: true)
         let contents: Contents
         do {
-            contents = try inspect(transaction, environment: environment, path: path)
+            contents = try inspect(transaction, environment: environment, path: path, readOnly: readOnly)
         } catch {
             transaction.abort()
             throw error
@@ -68,7 +71,7 @@ extension LogStore {
     }
 
     private static func inspect(
-        _ transaction: borrowing LMDBTransaction, environment: LMDBEnvironment, path: String
+        _ transaction: borrowing LMDBTransaction, environment: LMDBEnvironment, path: String, readOnly: Bool
     ) throws -> Contents {
         let revisions = try openIfPresent("revisions", in: transaction)
         let chunks = try openIfPresent("chunks", in: transaction)
@@ -86,7 +89,8 @@ extension LogStore {
             return .empty
         }
         try checkFormat(try transaction.value(forKey: formatKey, in: meta), path: path)
-        let store = LogStore(environment: environment, revisions: revisions, chunks: chunks, meta: meta, path: path)
+        let store = LMDBLogStorage(
+            environment: environment, revisions: revisions, chunks: chunks, meta: meta, path: path, readOnly: readOnly)
         if let history = try openIfPresent(LMDBHistoryIndex.databaseName, in: transaction) {
             store.history.set(history)
         }
@@ -110,7 +114,7 @@ extension LogStore {
 
     /// Creates the databases and records the layout version, in a write transaction; another
     /// process may have done so first.
-    private static func create(environment: LMDBEnvironment, path: String) throws -> LogStore {
+    private static func create(environment: LMDBEnvironment, path: String) throws -> LMDBLogStorage {
         try environment.write { transaction in
             let revisions = try transaction.openDatabase(named: "revisions", create: true)
             let chunks = try transaction.openDatabase(named: "chunks", create: true)
@@ -122,7 +126,8 @@ extension LogStore {
                 try transaction.put([layoutVersion], forKey: formatKey, in: meta)
                 try transaction.put(UInt64(0).bigEndianKey, forKey: LMDBHistoryIndex.coverageKey, in: history)
             }
-            let store = LogStore(environment: environment, revisions: revisions, chunks: chunks, meta: meta, path: path)
+            let store = LMDBLogStorage(
+                environment: environment, revisions: revisions, chunks: chunks, meta: meta, path: path, readOnly: false)
             store.history.set(history)
             return store
         }

@@ -180,15 +180,15 @@ extension LMDBHistoryIndex {
     // MARK: - Building
 
     func catchUp() throws(ChangeLogError) -> Bool {
-        guard !readOnly, !store.history.isDisabled else { return false }
+        guard !readOnly, !storage.history.isDisabled else { return false }
         let batch: UInt64 = 512
         while true {
             let (done, database): (Bool, LMDBDatabase)
             do {
                 // Each batch opens (at first creates) the named database, which LMDB forbids while
                 // another thread of the process opens one: the environment's lock keeps them apart.
-                (done, database) = try store.environment.openingDatabases { () throws(any Error) in
-                    try store.environment.write { transaction in
+                (done, database) = try storage.environment.openingDatabases { () throws(any Error) in
+                    try storage.environment.write { transaction in
                         try indexNextBatch(of: batch, in: transaction)
                     }
                 }
@@ -196,7 +196,7 @@ extension LMDBHistoryIndex {
                 throw ChangeLogError.wrapping(error, path: store.path, during: "building the history index")
             }
             // Known once committed: appends from now on write their entries.
-            store.history.set(database)
+            storage.history.set(database)
             if done { return true }
         }
     }
@@ -207,8 +207,10 @@ extension LMDBHistoryIndex {
         Bool, LMDBDatabase
     ) {
         let database = try transaction.openDatabase(named: Self.databaseName, create: true)
-        guard let latest = try store.latest(in: transaction)?.revision, let first = try store.first(in: transaction)
-        else {
+        let ends = try storage.withLogTransaction(transaction) { log in
+            (try store.latest(in: log)?.revision, try store.first(in: log))
+        }
+        guard let latest = ends.0, let first = ends.1 else {
             try transaction.put(UInt64(0).bigEndianKey, forKey: Self.coverageKey, in: database)
             return (true, database)
         }
@@ -220,11 +222,14 @@ extension LMDBHistoryIndex {
         var loader = SnapshotLoader()
         var old: LogSnapshot =
             start > first
-            ? try store.snapshot(
-                of: store.body(at: start - 1, in: transaction), revision: start - 1, loader: &loader, in: transaction
-            ).snapshot : .init()
+            ? try storage.withLogTransaction(transaction) { log in
+                try store.snapshot(
+                    of: store.body(at: start - 1, in: log), revision: start - 1, loader: &loader, in: log)
+            }.snapshot : .init()
         for revision in start...end {
-            let record = try store.record(at: revision, loader: &loader, in: transaction)
+            let record = try storage.withLogTransaction(transaction) { log in
+                try store.record(at: revision, loader: &loader, in: log)
+            }
             // The oldest revision held after retention follows a dropped one: only its insertions
             // are known.
             let touched = HistoryAnalysis.touched(old: old, new: record.snapshot, changes: record.changes)

@@ -78,7 +78,7 @@ extension ChangeLog {
     }
 
     /// Whether, and why, this instance reads the log without LMDB's lock file; `nil` when it
-    /// uses the lock file, which it always does when it may write (``Options/readOnly`` is
+    /// uses the lock file (and for a log on another engine, which has none), which it always does when it may write (``Options/readOnly`` is
     /// false: opening fails instead). See ``ReadingWithoutLock`` for what it means for reads.
     ///
     /// The reason is found when this is read: what opening found wrong with `lock.mdb` first,
@@ -87,8 +87,9 @@ extension ChangeLog {
     /// - Complexity: one call to get the environment's flags; when it is read without the lock
     ///   file, two more calls to look at the file system and at `lock.mdb`.
     public var readingWithoutLock: ReadingWithoutLock? {
-        guard store.environment.isOpenWithoutLockFile else { return nil }
-        if let distrust = store.environment.lockFileDistrust {
+        guard let environment = (store.storage as? LMDBLogStorage)?.environment, environment.isOpenWithoutLockFile
+        else { return nil }
+        if let distrust = environment.lockFileDistrust {
             let reason: ReadingWithoutLock.Reason = distrust == .missing ? .lockFileMissing : .lockFileDistrusted
             return ReadingWithoutLock(reason: reason, path: path, lockFile: distrust.description)
         }

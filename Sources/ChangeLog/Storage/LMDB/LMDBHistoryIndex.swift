@@ -58,7 +58,10 @@ struct LMDBHistoryIndex: HistoryIndexStorage {
     /// A subject's latest block takes more events until it holds this many bytes.
     static let blockBytes = 448
 
+    /// The log, for messages and for reading its records while the index is built.
     let store: LogStore
+    /// The log's LMDB environment and databases.
+    let storage: LMDBLogStorage
     let readOnly: Bool
 
     // MARK: - Keys
@@ -132,22 +135,34 @@ struct LMDBHistoryIndex: HistoryIndexStorage {
     // MARK: - HistoryIndexStorage
 
     func coverage() throws(ChangeLogError) -> UInt64? {
-        guard let database = store.history.current else { return nil }
-        return try Self.coverage(of: database, in: store)
+        guard let database = storage.history.current else { return nil }
+        return try Self.coverage(of: database, in: storage)
     }
 
     /// The coverage stored in `database`.
-    static func coverage(of database: LMDBDatabase, in store: LogStore) throws(ChangeLogError) -> UInt64 {
-        try store.read(during: "reading the history index") { transaction in
+    static func coverage(of database: LMDBDatabase, in storage: LMDBLogStorage) throws(ChangeLogError) -> UInt64 {
+        try storage.readLMDB(during: "reading the history index") { transaction in
             try transaction.value(forKey: coverageKey, in: database).flatMap(UInt64.init(bigEndianKey:)) ?? 0
         }
     }
 
+    func status() throws(ChangeLogError) -> HistoryIndexStatus {
+        guard let database = storage.history.current else {
+            return HistoryIndexStatus(coverage: nil, entries: 0, bytes: 0)
+        }
+        let coverage = try Self.coverage(of: database, in: storage)
+        let statistics = try storage.readLMDB(during: "reading the history index") { transaction in
+            try transaction.statistics(of: database)
+        }
+        return HistoryIndexStatus(
+            coverage: coverage, entries: statistics.entries, bytes: statistics.pages * statistics.pageSize)
+    }
+
     func events(of subject: HistorySubject, in range: ClosedRange<UInt64>) throws(ChangeLogError) -> [HistoryEvent] {
-        guard let database = store.history.current else { return [] }
+        guard let database = storage.history.current else { return [] }
         let prefix = Self.prefix(of: subject)
         let start = prefix + range.lowerBound.bigEndianKey
-        return try store.read(during: "reading the history index") { transaction in
+        return try storage.readLMDB(during: "reading the history index") { transaction in
             try transaction.withCursor(in: database) { cursor in
                 var events: [HistoryEvent] = []
                 // The block before the first at or after the range's start may reach into it.
@@ -188,7 +203,7 @@ struct LMDBHistoryIndex: HistoryIndexStorage {
     }
 
     func items(containing text: String, limit: Int) throws(ChangeLogError) -> [HistoryItem] {
-        guard let database = store.history.current, limit > 0 else { return [] }
+        guard let database = storage.history.current, limit > 0 else { return [] }
         let needle = text.lowercased()
         func matches(_ id: String) -> Bool { needle.isEmpty || id.lowercased().contains(needle) }
         var found: [String: HistoryItem] = [:]
@@ -199,7 +214,7 @@ struct LMDBHistoryIndex: HistoryIndexStorage {
             item.lastRevision = Swift.max(item.lastRevision, last)
             found[id] = item
         }
-        try store.read(during: "reading the history index") { transaction in
+        try storage.readLMDB(during: "reading the history index") { transaction in
             try transaction.withCursor(in: database) { cursor in
                 var more = try cursor.move(to: .atOrAfter([UInt8(ascii: "i")]))
                 while more {

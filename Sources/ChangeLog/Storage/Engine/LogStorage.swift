@@ -1,0 +1,93 @@
+/// A storage engine for one log: where its records and chunks live, and the one seam between
+/// the log's engine-independent core and that place.
+///
+/// The core (``LogStore``, the writer and its group commit, reading, subscriptions, verify,
+/// play, retention, the server) runs over this protocol and the transactions it lends
+/// (``LogReadTransaction``, ``LogWriteTransaction``); records and chunks are the same bytes
+/// on every engine, checksums and structural sharing included, so `verify` proves the same
+/// thing everywhere. LMDB (``LMDBLogStorage``) is the embedded default; its page walk, file
+/// defences, map and lock file stay on its side of the seam.
+///
+/// What each requirement means for an engine:
+/// - ``read(_:)``: a consistent snapshot of the log (LMDB: a read transaction; PostgreSQL: a
+///   repeatable-read transaction; a file: its length when the read began). Reads never block
+///   the writer.
+/// - ``write(appending:_:)``: the log's one write transaction at a time, across processes and
+///   hosts, committed when the body returns and rolled back when it throws. It may run the body
+///   again from the start (LMDB does when its map must grow), so the body derives what it writes
+///   from what it reads in the transaction it is given. When this returns, the transaction is
+///   committed with the durability the log was opened with.
+/// - ``makeCommitWatcher(pollInterval:watchesFiles:check:)``: how subscriptions learn of
+///   commits made elsewhere (``CommitWatcher``).
+/// - ``historyIndex()``: where the history index lives (``HistoryIndexStorage``), written in
+///   the append's own transaction (``LogWriteTransaction/indexHistory(_:revision:)``).
+/// - ``flush()``, ``space()``, ``bytesInUse``, ``isStillAtPath``: durability on demand, what the
+///   log takes on disk, and whether the log at the path is still the one opened.
+package protocol LogStorage: AnyObject, Sendable {
+    /// Where the log is, as given when it was opened: named in every message.
+    var path: String { get }
+
+    /// Whether the log was opened for reading only.
+    var isReadOnly: Bool { get }
+
+    /// Runs `body` in a read of the log and ends the read when `body` returns or throws.
+    /// Bytes read must be copied out inside `body`. Do not begin another read or a write of
+    /// this log inside `body`.
+    ///
+    /// - Throws: what `body` throws, or the engine's failure (a ``StorageEngineError``).
+    @available(*, noasync, message: "a read must not span an await; use it from synchronous code")
+    func read<R>(_ body: (borrowing any LogReadTransaction & ~Copyable) throws -> R) throws -> R
+
+    /// Runs `body` in the log's write transaction, commits when it returns and rolls back when
+    /// it throws, rethrowing the error. `body` may run more than once (see the type's
+    /// documentation). `appending` says the transaction appends: an engine may make room ahead
+    /// of it (LMDB keeps zero-filled space ahead of its data file).
+    ///
+    /// - Throws: what `body` throws, or the engine's failure (a ``StorageEngineError``).
+    @available(*, noasync, message: "a transaction must not span an await; use it from synchronous code")
+    func write<R>(appending: Bool, _ body: (borrowing any LogWriteTransaction & ~Copyable) throws -> R) throws -> R
+
+    /// A stopped watcher that calls `check` whenever a commit made outside this instance may
+    /// have happened (on the engine's own events, unless `watchesFiles` is false) and at least
+    /// every `pollInterval` once started.
+    func makeCommitWatcher(pollInterval: Duration, watchesFiles: Bool, check: @escaping @Sendable () -> Void)
+        -> any CommitWatcher
+
+    /// The engine's history index of the log.
+    func historyIndex() -> any HistoryIndexStorage
+
+    /// Makes every committed revision durable, for the relaxed durability modes. Does nothing
+    /// for a log opened for reading only.
+    ///
+    /// - Throws: ``ChangeLogError/Code/storage`` when the flush fails.
+    func flush() throws(ChangeLogError)
+
+    /// The bytes the log's data takes in its storage, free space kept for reuse included. O(1).
+    var bytesInUse: Int { get }
+
+    /// What the log takes on disk: its files' size, the part in use, the part freed for reuse.
+    ///
+    /// - Throws: ``ChangeLogError`` when the engine's figures cannot be read, or are damaged.
+    func space() throws(ChangeLogError) -> StorageSpace
+
+    /// Whether the log at ``path`` is still the one this instance opened: `false` once it was
+    /// deleted, or replaced, behind the instance's back.
+    var isStillAtPath: Bool { get }
+}
+
+/// What a log takes in its storage (``LogStorage/space()``).
+package struct StorageSpace: Hashable, Sendable {
+    /// The size of the log's files (or tables), room kept ahead of the data included.
+    package var bytesOnDisk: Int
+    /// The bytes that hold the log's data, freed space kept for reuse included.
+    package var bytesInUse: Int
+    /// The part of ``bytesInUse`` freed (by retention, by rewritten pages) for later writes.
+    package var bytesFree: Int
+
+    /// Creates the figures.
+    package init(bytesOnDisk: Int, bytesInUse: Int, bytesFree: Int) {
+        self.bytesOnDisk = bytesOnDisk
+        self.bytesInUse = bytesInUse
+        self.bytesFree = bytesFree
+    }
+}
