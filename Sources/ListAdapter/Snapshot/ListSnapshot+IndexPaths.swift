@@ -60,9 +60,11 @@ extension ListSnapshot {
 
     /// The number of items in each section, in section order.
     /// - Complexity: O(*s*), where *s* is the number of sections.
-    // Closures, not key paths: a key path through generic types is instantiated at run time on
-    // each call, which costs more than the map over a few hundred sections.
-    public var itemCounts: [Int] { sections.map { $0.items.count } }
+    public var itemCounts: [Int] {
+        // A closure, not a key path: a key path through generic types is instantiated at run
+        // time on each call, which costs more than the map over a few hundred sections.
+        sections.map { $0.items.count }
+    }
 
     /// Every identifier, in display order.
     /// - Complexity: O(*n*).
