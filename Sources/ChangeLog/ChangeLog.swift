@@ -46,8 +46,11 @@ public final class ChangeLog: Sendable {
     let writer: LogWriter
     /// Wakes this instance's subscriptions when revisions are committed.
     let notifier: CommitNotifier
-    /// The live revisions of this instance, read once for every subscription and server stream.
-    package let feed: LiveFeed
+    /// The live revisions of this instance, read once for every subscription and server stream
+    /// that takes full records.
+    package let feed: RecordFeed
+    /// The live revisions' changes alone, read once for every follower that needs no snapshot.
+    package let changesFeed: ChangesFeed
 
     /// Whether the log's `data.mdb` at ``path`` is still the file this instance opened: `false`
     /// once the log was deleted, or deleted and created again, behind this instance's back.
@@ -126,7 +129,8 @@ public final class ChangeLog: Sendable {
         }
         let notifier = CommitNotifier.watching(store, pollInterval: options.subscriptionPollInterval)
         self.notifier = notifier
-        feed = LiveFeed(store: store, notifier: notifier)
+        feed = RecordFeed(store: store, notifier: notifier, decoding: RecordDecoding())
+        changesFeed = ChangesFeed(store: store, notifier: notifier, decoding: ChangesDecoding())
         writer = LogWriter(store: store, readOnly: options.readOnly, didCommit: { notifier.publish($0) })
     }
 

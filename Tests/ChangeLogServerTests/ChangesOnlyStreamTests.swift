@@ -65,4 +65,69 @@ import Testing
             }
         }
     }
+
+    /// The revision events of a raw event-stream response, as (id, data) pairs.
+    private func revisionEvents(_ response: String) throws -> [(id: String, data: String)] {
+        try EventStreamMessage.parse(rawResponse: response).compactMap { message in
+            guard message.event == "revision", let id = message.id, let data = message.data else { return nil }
+            return (id, data)
+        }
+    }
+
+    /// Waits until `condition` holds, checking every millisecond.
+    private func waitUntil(_ condition: () -> Bool) async throws {
+        while !condition() { try await Task.sleep(for: .milliseconds(1)) }
+    }
+
+    @Test(
+        "live, the changes-only streams get the full stream's events without their snapshots, from the feed of changes",
+        .timeLimit(.minutes(5)))  // A guard against a hang, not a performance check.
+    func liveEventsAreTheFullOnesWithoutSnapshots() async throws {
+        let records = ChatHistory.records(count: 80, seed: 9)
+        try await ServerFixtures.withLog { log in
+            try await fill(log, records[..<20])
+            try await ServerFixtures.withRunningServer(LogServer(log: log)) { port in
+                let changesOnly = try EventStreams(
+                    port: port, target: "/api/subscribe?from=21&changes-only=1", count: 3, until: "id: 80\n")
+                // Once every changes-only stream follows the feed of changes, the appends are live.
+                try await waitUntil { log.changesFeed.memberCount == 3 }
+                let full = try EventStreams(port: port, target: "/api/subscribe?from=21", count: 1, until: "id: 80\n")
+                try await waitUntil { log.feed.memberCount == 1 }
+                try await fill(log, records[20...])
+                let fullEvents = try revisionEvents(await full.responses()[0])
+                #expect(fullEvents.map(\.id) == (21...80).map { String($0) })
+                let withoutSnapshots = try fullEvents.map {
+                    try RevisionChanges(RevisionRecord(jsonLine: $0.data.utf8)).jsonLine()
+                }
+                for response in try await changesOnly.responses() {
+                    let events = try revisionEvents(response)
+                    #expect(events.map(\.id) == fullEvents.map(\.id))
+                    #expect(events.map(\.data) == withoutSnapshots)
+                }
+                // The feed of changes read each live revision once for the three streams.
+                #expect(log.changesFeed.publicationCount == 60)
+            }
+        }
+    }
+
+    @Test(
+        "changes-only streams alone leave the feed of full records idle: no live snapshot is decoded",
+        .timeLimit(.minutes(5)))
+    func changesOnlyStreamsDecodeNoSnapshot() async throws {
+        let records = ChatHistory.records(count: 50, seed: 4)
+        try await ServerFixtures.withLog { log in
+            try await fill(log, records[..<10])
+            try await ServerFixtures.withRunningServer(LogServer(log: log)) { port in
+                let streams = try EventStreams(
+                    port: port, target: "/api/subscribe?changes-only=1", count: 2, until: "id: 50\n")
+                try await waitUntil { log.changesFeed.memberCount == 2 }
+                try await fill(log, records[10...])
+                for response in try await streams.responses() {
+                    #expect(try revisionEvents(response).map(\.id) == (1...50).map { String($0) })
+                }
+                #expect(log.changesFeed.publicationCount == 40)
+                #expect(log.feed.publicationCount == 0)
+            }
+        }
+    }
 }

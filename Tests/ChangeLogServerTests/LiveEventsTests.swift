@@ -22,7 +22,7 @@ import Testing
             _ events: LiveEvents, from start: UInt64, until last: UInt64, variant: EventVariant = .full,
             limit: Int = 64 << 20
         ) {
-            let id = events.log.feed.makeMemberID()
+            let id = events.makeMemberID(variant)
             let buffer = SubscriberBuffer(limit: limit)
             self.id = id
             self.buffer = buffer
@@ -37,10 +37,10 @@ import Testing
         }
 
         /// The messages received, once the last one arrived or the buffer ended; the member then
-        /// leaves the log's feed, as a stream does when it ends.
-        func messages(leaving feed: LiveFeed) async -> [EventStreamMessage] {
+        /// leaves its feed, as a stream does when it ends.
+        func messages(leaving events: LiveEvents) async -> [EventStreamMessage] {
             let messages = await received.value
-            feed.leave(id)
+            events.leave(id, variant)
             return messages
         }
     }
@@ -65,7 +65,6 @@ import Testing
     func streamsJoiningWhileAWriterAppendsGetEveryRevisionOnce() async throws {
         try await ServerFixtures.withLog { log in
             let events = LiveEvents(log: log)
-            let feed = log.feed
             try await ServerFixtures.append(1...20, to: log)
             let last: UInt64 = 400
             var random = SplitMix64(seed: 22)
@@ -88,15 +87,18 @@ import Testing
                 lines[.changesOnly, default: [:]][revision] = RevisionLines.changesOnlyLine(record)
             }
             for follower in followers {
-                let messages = await follower.messages(leaving: feed)
+                let messages = await follower.messages(leaving: events)
                 #expect(Self.ids(messages) == Array(follower.start...last), "from \(follower.start)")
                 #expect(messages.allSatisfy { $0.event == "revision" })
                 let linesMatch = messages.map(\.data) == Self.ids(messages).map { lines[follower.variant]![$0] }
                 #expect(linesMatch, "from \(follower.start): the events' data are the \(follower.variant) lines")
             }
-            #expect(feed.memberCount == 0)
-            await feed.lastTask?.value
-            #expect(!feed.isRunning)
+            // Full streams followed the feed of full records, changes-only ones the feed of changes.
+            #expect(log.feed.memberCount == 0 && log.changesFeed.memberCount == 0)
+            await log.feed.lastTask?.value
+            await log.changesFeed.lastTask?.value
+            #expect(!log.feed.isRunning && !log.changesFeed.isRunning)
+            #expect(log.feed.publicationCount > 0 && log.changesFeed.publicationCount > 0)
         }
     }
 
@@ -112,7 +114,7 @@ import Testing
             let fast = (0..<3).map { _ in Follower(events, from: 1, until: 30) }
             try await ServerFixtures.append(2...30, to: log, itemsPerSection: 8)
             for follower in fast {
-                #expect(Self.ids(await follower.messages(leaving: feed)) == Array(1...30))
+                #expect(Self.ids(await follower.messages(leaving: events)) == Array(1...30))
             }
             let slowMessages = await Self.drain(slow, until: nil)
             feed.leave(slowID)
@@ -134,8 +136,8 @@ import Testing
             try await ServerFixtures.append(1...2, to: log)
             let first = [Follower(events, from: 1, until: 5), Follower(events, from: 3, until: 5)]
             try await ServerFixtures.append(3...5, to: log)
-            #expect(Self.ids(await first[0].messages(leaving: feed)) == [1, 2, 3, 4, 5])
-            #expect(Self.ids(await first[1].messages(leaving: feed)) == [3, 4, 5])
+            #expect(Self.ids(await first[0].messages(leaving: events)) == [1, 2, 3, 4, 5])
+            #expect(Self.ids(await first[1].messages(leaving: events)) == [3, 4, 5])
             let stopped = try #require(feed.lastTask)
             await stopped.value
             #expect(!feed.isRunning)
@@ -143,7 +145,7 @@ import Testing
             try await ServerFixtures.append(6...8, to: log)
             let second = Follower(events, from: 4, until: 11)
             try await ServerFixtures.append(9...11, to: log)
-            #expect(Self.ids(await second.messages(leaving: feed)) == Array(4...11))
+            #expect(Self.ids(await second.messages(leaving: events)) == Array(4...11))
             #expect(feed.lastTask != stopped)
             await feed.lastTask?.value
             #expect(!feed.isRunning)
@@ -160,7 +162,7 @@ import Testing
             // reading from revision 3 fails.
             let members = (0..<3).map { _ in (feed.makeMemberID(), SubscriberBuffer(limit: 1 << 20)) }
             for (id, buffer) in members {
-                _ = feed.join(id, events.member(after: 2, variant: .full, into: buffer), latestStored: 2)
+                _ = feed.join(id, events.member(after: 2, into: buffer), latestStored: 2)
             }
             for (id, buffer) in members {
                 let messages = await Self.drain(buffer, until: nil)

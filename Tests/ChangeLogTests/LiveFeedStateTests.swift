@@ -6,10 +6,10 @@ import Testing
 /// take nothing, revisions are numbers the tests choose.
 @Suite("Live feed state")
 struct LiveFeedStateTests {
-    typealias State = LiveFeed.StateMachine
+    typealias State = RecordFeed.StateMachine
 
-    static func member(after: UInt64) -> LiveFeed.Member {
-        LiveFeed.Member(after: after, receive: { _ in true }, end: { _ in })
+    static func member(after: UInt64) -> RecordFeed.Member {
+        RecordFeed.Member(after: after, receive: { _ in true }, end: { _ in })
     }
 
     /// The ids of the members a publication pushes to, sorted.

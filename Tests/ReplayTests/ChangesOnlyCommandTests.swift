@@ -37,6 +37,62 @@ struct ChangesOnlyCommandTests {
         #expect(refused.stderr.contains("--changes-only shapes the --json lines; add --json"), "\(refused)")
     }
 
+    /// The first `count` lines `pipe` gives (fewer when it ends first), without their newlines.
+    static func lines(_ count: Int, of pipe: Pipe) async -> [String] {
+        var lines: [String] = []
+        var buffer = Data()
+        let handle = pipe.fileHandleForReading
+        while lines.count < count {
+            let chunk = await handle.nextChunkOffThePool()
+            if chunk.isEmpty { break }
+            buffer.append(chunk)
+            while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                lines.append(String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self))
+                buffer.removeSubrange(buffer.startIndex...newline)
+            }
+        }
+        return lines
+    }
+
+    // The followers read the live revisions through the changes subscription: their lines must
+    // be the ones the full records make, byte for byte.
+    @Test(
+        "tail --follow, as text and --json --changes-only, prints what tail prints of the same revisions, live ones too",
+        .timeLimit(.minutes(10)))
+    func followChangesOnly() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let log = directory.path("followed.lmdb")
+        let total = 40
+        let lines = Fixtures.growing(total).split(separator: "\n").map(String.init)
+        let first = lines[..<10].joined(separator: "\n") + "\n"
+        #expect(try await ToolRunner.run(["import", "-", "--log", log], input: first).status == 0)
+
+        let changesOnly = try ToolRunner.start(
+            ["tail", "--log", log, "--from", "1", "--follow", "--json", "--changes-only"])
+        let text = try ToolRunner.start(["tail", "--log", log, "--from", "1", "--follow"])
+        // Both have printed the stored revisions: what follows is live for them.
+        let storedChangesOnly = await Self.lines(10, of: changesOnly.stdout)
+        let storedText = await Self.lines(10, of: text.stdout)
+        let rest = try directory.write("rest.jsonl", lines[10...].joined(separator: "\n") + "\n")
+        let importer = try await ToolRunner.run(["import", rest, "--log", log, "--commit-every", "1"])
+        #expect(importer.status == 0, "\(importer)")
+        let liveChangesOnly = await Self.lines(total - 10, of: changesOnly.stdout)
+        let liveText = await Self.lines(total - 10, of: text.stdout)
+        for follower in [changesOnly, text] {
+            follower.process.interrupt()
+            await follower.process.exited()
+        }
+
+        let export = try await ToolRunner.run(["export", "--log", log])
+        let records = try export.stdout.split(separator: "\n").map { try RevisionRecord(jsonLine: $0.utf8) }
+        #expect(records.count == total)
+        #expect(storedChangesOnly + liveChangesOnly == records.map { RevisionChanges($0).jsonLine() })
+        let tail = try await ToolRunner.run(["tail", "--log", log, "--from", "1"])
+        #expect(tail.status == 0, "\(tail)")
+        #expect(storedText + liveText == tail.stdout.split(separator: "\n").map(String.init))
+    }
+
     @Test("log and tail list what the full records hold, stats adds up what they hold")
     func logAndStats() async throws {
         let (directory, log, records) = try await Self.makeLog(revisions: 120)

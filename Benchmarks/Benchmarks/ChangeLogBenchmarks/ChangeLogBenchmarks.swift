@@ -148,6 +148,7 @@ let benchmarks: @Sendable () -> Void = {
     registerImportBenchmarks()
     registerEditAppendBenchmarks()
     registerReadingBenchmarks()
+    registerLiveChangesBenchmarks()
     registerCatchUpBenchmarks()
     registerHistoryBenchmarks()
 

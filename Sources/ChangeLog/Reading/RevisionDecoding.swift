@@ -6,7 +6,7 @@ import ListAdapter
 /// A decoding keeps what it learned from one revision for the next (``RecordDecoding`` the
 /// sections and item chunks already decoded), so it is passed along, `inout`, from one read
 /// transaction to the next.
-protocol RevisionDecoding: Sendable {
+protocol RevisionDecoding<Element>: Sendable {
     /// What each revision becomes.
     associatedtype Element: Sendable
 

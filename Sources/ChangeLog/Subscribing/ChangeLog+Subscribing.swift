@@ -26,6 +26,26 @@ extension ChangeLog {
     public func subscribe(from revision: UInt64, batchSize: Int = 64) -> LogSubscription {
         LogSubscription(log: self, startRevision: revision, batchSize: batchSize)
     }
+
+    /// Subscribes to the revisions' changes from `revision` on, without their snapshots: the
+    /// ones already stored, a ``ChangesSubscription/Event/caughtUp(latest:)`` marker, then live
+    /// ones as they are appended by any writer, in this process or another.
+    ///
+    /// What ``subscribe(from:batchSize:)`` delivers, each record as ``RevisionChanges``, with
+    /// the same guarantees and parameters, for a follower that needs no snapshot: none is read
+    /// or decoded, stored or live (``ChangesSubscription``).
+    ///
+    /// - Parameters:
+    ///   - revision: the first revision to deliver, as for ``subscribe(from:batchSize:)``.
+    ///   - batchSize: the largest number of revisions read in one short read transaction, and
+    ///     so the most revisions a subscription holds in memory at once.
+    /// - Returns: the subscription, an `AsyncSequence` of ``ChangesSubscription/Event``s that
+    ///   throws ``ChangeLogError``.
+    /// - Complexity: O(1); iterating costs what reading the changes costs
+    ///   (``changes(in:batchSize:)``), waiting what a full subscription's waiting costs.
+    public func subscribeChanges(from revision: UInt64, batchSize: Int = 64) -> ChangesSubscription {
+        ChangesSubscription(log: self, startRevision: revision, batchSize: batchSize)
+    }
 }
 
 extension CommitNotifier {

@@ -1,7 +1,7 @@
 import Synchronization
 
-/// The live revisions the ``LiveFeed`` gave one ``LogSubscription``, waiting for it to take
-/// them: at most `capacity` records, the subscription's batch size, counting the one it took
+/// The live revisions the ``LiveFeed`` gave one subscription (``LogSubscription``,
+/// ``ChangesSubscription``), waiting for it to take them: at most `capacity` records, the subscription's batch size, counting the one it took
 /// last until it asks for the next (as a batch read from the log counts until delivered).
 ///
 /// The feed pushes on its own task and never waits: when the queue is full, the push is
@@ -11,11 +11,11 @@ import Synchronization
 /// nothing, holds at most `capacity` records, and still receives every revision once, in order.
 ///
 /// A `Mutex`-guarded state; a waiting subscription is resumed after the lock is released.
-final class FeedQueue: Sendable {
+final class FeedQueue<Element: Sendable>: Sendable {
     /// What ``take()`` returns.
     enum Take: Sendable {
         /// The next live revision.
-        case record(RevisionRecord)
+        case record(Element)
         /// Every queued revision was taken, and the queue refused a later one, or the feed
         /// stopped: read the log from the cursor, then join again.
         case fellBehind
@@ -24,7 +24,7 @@ final class FeedQueue: Sendable {
     }
 
     private struct State {
-        var records: [RevisionRecord] = []
+        var records: [Element] = []
         var head = 0
         /// Whether the subscription holds the record it took last: it counts against the
         /// capacity until the subscription asks for the next one.
@@ -47,7 +47,7 @@ final class FeedQueue: Sendable {
 
     /// Queues `record`, or hands it to the waiting subscription; `false` when the queue is full
     /// (it has now fallen behind) or its subscription is gone.
-    func push(_ record: RevisionRecord) -> Bool {
+    func push(_ record: Element) -> Bool {
         let (accepted, waiter): (Bool, CheckedContinuation<Take, Never>?) = state.withLock { state in
             guard !state.fellBehind, !state.cancelled else { return (false, nil) }
             if let waiter = state.waiter {

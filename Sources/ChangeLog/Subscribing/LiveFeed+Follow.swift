@@ -4,6 +4,9 @@ extension LiveFeed {
     /// the member that `member` makes once it joined as `id` (the handover of ``LiveFeed``'s
     /// argument: read until nothing more is stored, join, and read again while behind).
     ///
+    /// The stored revisions are decoded as the feed decodes the live ones: a ``ChangesFeed``
+    /// reads no snapshot chunk, stored or live.
+    ///
     /// - Parameters:
     ///   - start: the first revision to follow; 0 and 1 mean the oldest stored.
     ///   - sendStored: takes one stored revision; returns `false` to stop following.
@@ -12,25 +15,15 @@ extension LiveFeed {
     /// - Returns: `true` once joined, `false` when `sendStored` stopped it.
     /// - Throws: ``ChangeLogError`` when a stored revision cannot be read.
     package func follow(
-        from start: UInt64, as id: MemberID, sendingStored sendStored: (RevisionRecord) async -> Bool,
+        from start: UInt64, as id: MemberID, sendingStored sendStored: (Element) async -> Bool,
         then member: (_ after: UInt64) -> Member
     ) async throws(ChangeLogError) -> Bool {
-        try await follow(from: start, as: id, decoding: RecordDecoding(), sendingStored: sendStored, then: member)
+        try await follow(from: start, as: id, decoding: decoding, sendingStored: sendStored, then: member)
     }
 
-    /// Follows the log from `start` on as ``follow(from:as:sendingStored:then:)`` does, reading
-    /// the stored revisions' changes alone (no snapshot chunk): for a follower that does not
-    /// need the stored revisions' snapshots. The live ones come from the feed as full records.
-    package func followChanges(
-        from start: UInt64, as id: MemberID, sendingStored sendStored: (RevisionChanges) async -> Bool,
-        then member: (_ after: UInt64) -> Member
-    ) async throws(ChangeLogError) -> Bool {
-        try await follow(from: start, as: id, decoding: ChangesDecoding(), sendingStored: sendStored, then: member)
-    }
-
-    private func follow<Decoding: RevisionDecoding>(
+    private func follow<Decoding: RevisionDecoding<Element>>(
         from start: UInt64, as id: MemberID, decoding: Decoding,
-        sendingStored sendStored: (Decoding.Element) async -> Bool, then member: (_ after: UInt64) -> Member
+        sendingStored sendStored: (Element) async -> Bool, then member: (_ after: UInt64) -> Member
     ) async throws(ChangeLogError) -> Bool {
         var cursor = RevisionCursor(
             store: store, next: Swift.max(start, 1), batchSize: Self.batchSize, decoding: decoding)

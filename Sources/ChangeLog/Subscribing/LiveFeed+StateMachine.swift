@@ -9,14 +9,14 @@ extension LiveFeed {
         package let after: UInt64
         /// Takes one revision, on the feed's task, without blocking; returns `false` when the
         /// follower leaves (its buffer is full or gone): the feed then removes it.
-        let receive: @Sendable (RevisionRecord) -> Bool
+        let receive: @Sendable (Element) -> Bool
         /// Called, on the feed's task, when the feed stopped with `error` (a revision could not
         /// be read): the follower is no longer a member.
         let end: @Sendable (ChangeLogError) -> Void
 
         /// A follower of the revisions after `after`.
         package init(
-            after: UInt64, receive: @escaping @Sendable (RevisionRecord) -> Bool,
+            after: UInt64, receive: @escaping @Sendable (Element) -> Bool,
             end: @escaping @Sendable (ChangeLogError) -> Void
         ) {
             self.after = after

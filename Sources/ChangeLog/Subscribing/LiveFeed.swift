@@ -1,9 +1,32 @@
 import Synchronization
 
+/// What a ``LiveFeed`` gives its members: a revision's full record (``RecordFeed``) or its
+/// changes alone (``ChangesFeed``).
+package protocol LiveFeedElement: Sendable {
+    /// The revision number.
+    var revision: UInt64 { get }
+}
+
+extension RevisionRecord: LiveFeedElement {}
+extension RevisionChanges: LiveFeedElement {}
+
+/// The feed of full records: the one of ``ChangeLog/subscribe(from:batchSize:)`` and of a
+/// server's full event streams.
+package typealias RecordFeed = LiveFeed<RevisionRecord>
+
+/// The feed of changes alone, which reads no snapshot chunk: the one of
+/// ``ChangeLog/subscribeChanges(from:batchSize:)`` and of a server's changes-only event streams.
+package typealias ChangesFeed = LiveFeed<RevisionChanges>
+
 /// The live revisions of one ``ChangeLog`` instance, read and decoded once and given to every
 /// follower: the subscriptions of ``ChangeLog/subscribe(from:batchSize:)`` and the event
 /// streams of a `LogServer` alike. Like GRDB's `SharedValueObservation`, however many follow,
 /// each new revision costs one read transaction and one decoding per instance.
+///
+/// A log instance has two feeds, one per ``Element``: full records (``RecordFeed``) and changes
+/// alone (``ChangesFeed``), each decoding a revision once for its members. Followers that need
+/// no snapshot follow the second, so while none needs one, no live snapshot is decoded at all;
+/// each feed runs only while it has members.
 ///
 /// The feed runs only while it has members: the first join starts its reading task, the last
 /// leave stops it (synchronously unregistering its listener, so the log's watcher stops with
@@ -19,7 +42,8 @@ import Synchronization
 /// A follower first reads what is stored by itself, from its own cursor, as fast as it takes
 /// the records; then it hands over to the feed. This is the one argument that the handover
 /// loses nothing and repeats nothing, for every follower (``follow(from:as:sendingStored:then:)``
-/// and ``LogSubscription`` both hand over through ``join(_:_:latestStored:)``):
+/// and the subscriptions, ``LogSubscription`` and ``ChangesSubscription``, all hand over through
+/// ``join(_:_:latestStored:)``):
 ///
 /// 1. The follower reads stored revisions until a read transaction finds none after the last
 ///    one it has, L. It then asks to join with `after` L, giving the latest stored revision
@@ -50,19 +74,22 @@ import Synchronization
 ///
 /// The state machine (``StateMachine``) holds the feed's state and returns what to do; this
 /// class does it, outside the lock.
-package final class LiveFeed: Sendable {
+package final class LiveFeed<Element: LiveFeedElement>: Sendable {
     let store: LogStore
     private let notifier: CommitNotifier
     private let state = Mutex(StateMachine())
     private let memberIDs = Atomic<UInt64>(0)
     private let publications = Atomic<Int>(0)
+    /// How each revision is decoded: a fresh copy for each run.
+    let decoding: any RevisionDecoding<Element>
     /// The most revisions one read transaction of the feed's task reads.
-    static let batchSize = 64
+    static var batchSize: Int { 64 }
 
-    /// A stopped feed of `store`, woken by `notifier`.
-    init(store: LogStore, notifier: CommitNotifier) {
+    /// A stopped feed of `store`, woken by `notifier`, that decodes each revision by `decoding`.
+    init(store: LogStore, notifier: CommitNotifier, decoding: some RevisionDecoding<Element>) {
         self.store = store
         self.notifier = notifier
+        self.decoding = decoding
     }
 
     /// Whether the feed's task runs (it has members).
@@ -120,7 +147,7 @@ package final class LiveFeed: Sendable {
         stop(run)
     }
 
-    private func stop(_ run: LiveFeed.Run) {
+    private func stop(_ run: Run) {
         run.task.cancel()
         // Ends the task's wait at once, and stops the watcher when nothing else listens.
         run.listener?.unregister()
@@ -129,10 +156,17 @@ package final class LiveFeed: Sendable {
     /// Reads the log from `start` on and publishes each revision, until the feed stops or a
     /// read fails. Runs on the cooperative pool (a detached task), whoever its members are.
     private func run(generation: UInt64, from start: UInt64, listener: CommitNotifier.ListenerID) async {
-        var cursor = RecordCursor(store: store, next: start, batchSize: Self.batchSize)
+        await run(generation: generation, from: start, listener: listener, decoding: decoding)
+    }
+
+    /// ``run(generation:from:listener:)`` with the feed's decoding opened.
+    private func run<Decoding: RevisionDecoding<Element>>(
+        generation: UInt64, from start: UInt64, listener: CommitNotifier.ListenerID, decoding: Decoding
+    ) async {
+        var cursor = RevisionCursor(store: store, next: start, batchSize: Self.batchSize, decoding: decoding)
         var lastNotified: UInt64 = 0
         while !Task.isCancelled {
-            let batch: RecordCursor.Batch
+            let batch: RevisionCursor<Decoding>.Batch
             do {
                 batch = try cursor.read(upTo: nil)
             } catch {
@@ -159,7 +193,7 @@ package final class LiveFeed: Sendable {
 
     /// Gives `record` to every member that does not have it, removing those that leave;
     /// `false` when the task of `generation` should stop.
-    func publish(_ record: RevisionRecord, generation: UInt64) -> Bool {
+    func publish(_ record: Element, generation: UInt64) -> Bool {
         switch state.withLock({ $0.publish(record.revision, generation: generation) }) {
         case .stale:
             return false

@@ -83,37 +83,12 @@ public struct LogSubscription: AsyncSequence, Sendable {
     /// one of them: once a copy ends (it threw, or returned `nil` after its task was
     /// cancelled), every copy waiting for a live revision ends too, with `nil`.
     public struct Iterator: AsyncIteratorProtocol {
-        private enum Phase {
-            /// `next()` has not been called yet.
-            case starting
-            /// Delivering the revisions stored when the subscription started, up to `end`.
-            case catchingUp(end: UInt64)
-            /// Caught up, not a member of the feed: reading the log from the cursor until it
-            /// holds nothing more, then joining the feed.
-            case reading
-            /// A member of the log's live feed, taking the revisions it pushed.
-            case following(Membership)
-            /// Cancelled, or failed.
-            case finished
-        }
-
-        private let log: ChangeLog
-        private let startRevision: UInt64
-        private let batchSize: Int
-        private var phase = Phase.starting
-        /// The subscription's position: the next revision to deliver.
-        private var cursor: RecordCursor
-        private var buffer: [RevisionRecord] = []
-        private var bufferIndex = 0
-        private var listener: CommitListener?
-        /// The error of the revision after the buffered ones, thrown once they are delivered.
-        private var failure: ChangeLogError?
+        private var subscriber: RevisionSubscriber<RecordDecoding>
 
         init(log: ChangeLog, startRevision: UInt64, batchSize: Int) {
-            self.log = log
-            self.startRevision = startRevision
-            self.batchSize = batchSize
-            cursor = RecordCursor(store: log.store, next: startRevision, batchSize: batchSize)
+            subscriber = RevisionSubscriber(
+                log: log, feed: log.feed, decoding: RecordDecoding(), startRevision: startRevision,
+                batchSize: batchSize)
         }
 
         /// The next event: a revision, or the caught-up marker; waits while no newer revision
@@ -133,162 +108,11 @@ public struct LogSubscription: AsyncSequence, Sendable {
 
         /// The next event; see ``next()``.
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(ChangeLogError) -> Event? {
-            do {
-                return try await advance(isolation: actor)
-            } catch {
-                finish()
-                throw error
+            switch try await subscriber.next(isolation: actor) {
+            case .revision(let record): .revision(record)
+            case .caughtUp(let latest): .caughtUp(latest: latest)
+            case nil: nil
             }
-        }
-
-        private mutating func advance(isolation actor: isolated (any Actor)?) async throws(ChangeLogError) -> Event? {
-            while true {
-                if Task.isCancelled {
-                    finish()
-                }
-                if bufferIndex < buffer.count {
-                    defer { bufferIndex += 1 }
-                    return .revision(buffer[bufferIndex])
-                }
-                if let failure {
-                    self.failure = nil
-                    throw failure
-                }
-                buffer = []
-                bufferIndex = 0
-                switch phase {
-                case .finished:
-                    return nil
-                case .starting:
-                    try await start(isolation: actor)
-                case .catchingUp(let end):
-                    if cursor.next > end {
-                        phase = .reading
-                        return .caughtUp(latest: end)
-                    }
-                    _ = try await readBatch(upTo: end, isolation: actor)
-                case .reading:
-                    let latest = try await readBatch(upTo: nil, isolation: actor)
-                    guard buffer.isEmpty, failure == nil, case .reading = phase else { continue }
-                    join(latestStored: latest)
-                case .following(let membership):
-                    switch await membership.queue.take() {
-                    case .record(let record):
-                        cursor.skip(past: record.revision)
-                        return .revision(record)
-                    case .fellBehind:
-                        // Leaves the feed (the membership is released), and reads the log from
-                        // the cursor until it can join again.
-                        phase = .reading
-                    case .cancelled:
-                        finish()
-                        return nil
-                    }
-                }
-            }
-        }
-
-        /// Registers the listener (so that the log's watcher runs from the subscription's
-        /// start), then measures the backlog. A start dropped by retention is an error.
-        private mutating func start(isolation actor: isolated (any Actor)?) async throws(ChangeLogError) {
-            listener = CommitListener(notifier: log.notifier)
-            let (first, latest) = try await Self.measure(log.store, from: startRevision)
-            let next = startRevision <= 1 ? first ?? 1 : startRevision
-            cursor = RecordCursor(store: log.store, next: next, batchSize: batchSize, startsAtOldest: false)
-            phase = .catchingUp(end: latest)
-        }
-
-        /// Nothing is stored after the cursor: hands over to the log's live feed, as
-        /// ``LiveFeed``'s argument says, under a new member identity. When the feed has
-        /// already published revisions after the cursor, stays in ``Phase/reading``, which
-        /// reads them next.
-        private mutating func join(latestStored: UInt64) {
-            let feed = log.feed
-            let queue = FeedQueue(capacity: batchSize)
-            let id = feed.makeMemberID()
-            let member = LiveFeed.Member(
-                after: cursor.next - 1, receive: { queue.push($0) }, end: { _ in queue.fallBehind() })
-            if case .joined = feed.join(id, member, latestStored: latestStored) {
-                phase = .following(Membership(feed: feed, id: id, queue: queue))
-            }
-        }
-
-        /// Reads the records from the cursor on, at most ``batchSize`` of them and none after
-        /// `end` (or after the latest stored revision when `end` is `nil`), in one read
-        /// transaction, off the caller's actor; returns the latest revision stored then.
-        private mutating func readBatch(upTo end: UInt64?, isolation actor: isolated (any Actor)?)
-            async throws(ChangeLogError) -> UInt64
-        {
-            let (cursor, batch) = try await Self.read(cursor, upTo: end)
-            self.cursor = cursor
-            buffer = batch.records
-            bufferIndex = 0
-            failure = batch.failure
-            if cursor.isExhausted {
-                // UInt64.max revisions cannot happen in practice; end rather than wrap.
-                phase = .finished
-            }
-            return batch.latest
-        }
-
-        /// The oldest and the latest revision stored, read on the cooperative pool.
-        @concurrent
-        private static func measure(_ store: LogStore, from requested: UInt64) async throws(ChangeLogError) -> (
-            first: UInt64?, latest: UInt64
-        ) {
-            try store.read(during: "subscribing to") { transaction in
-                let first = try store.first(in: transaction)
-                if let first, requested > 1, requested < first {
-                    throw try store.missingRevision(requested, in: transaction)
-                }
-                return (first, try store.latest(in: transaction)?.revision ?? 0)
-            }
-        }
-
-        /// Reads one batch from `cursor`, on the cooperative pool rather than the caller's actor.
-        @concurrent
-        private static func read(_ cursor: RecordCursor, upTo end: UInt64?) async throws(ChangeLogError) -> (
-            RecordCursor, RecordCursor.Batch
-        ) {
-            var cursor = cursor
-            let batch = try cursor.read(upTo: end)
-            return (cursor, batch)
-        }
-
-        /// Ends the subscription, leaves the feed and frees its listener; buffered records,
-        /// and the error that was to follow them, are discarded.
-        private mutating func finish() {
-            if case .following(let membership) = phase {
-                // A copy of this iterator waiting on the same membership ends too.
-                membership.queue.cancel()
-                membership.feed.leave(membership.id)
-            }
-            phase = .finished
-            buffer = []
-            bufferIndex = 0
-            failure = nil
-            listener?.unregister()
-            listener = nil
-        }
-    }
-}
-
-extension LogSubscription.Iterator {
-    /// A membership of the log's live feed, left when its iterator drops it (or ends).
-    final class Membership: Sendable {
-        let feed: LiveFeed
-        let id: LiveFeed.MemberID
-        /// Where the feed pushes the revisions.
-        let queue: FeedQueue
-
-        init(feed: LiveFeed, id: LiveFeed.MemberID, queue: FeedQueue) {
-            self.feed = feed
-            self.id = id
-            self.queue = queue
-        }
-
-        deinit {
-            feed.leave(id)
         }
     }
 }

@@ -41,6 +41,13 @@ struct RevisionCursor<Decoding: RevisionDecoding>: Sendable {
         self.batchSize = Swift.max(1, batchSize)
     }
 
+    /// Moves the cursor to `revision`, a position found by other means (the oldest revision
+    /// stored, read when a subscription starts).
+    mutating func move(to revision: UInt64) {
+        startsAtOldest = false
+        next = Swift.max(revision, 1)
+    }
+
     /// Moves the cursor past `revision`, delivered by other means (the live feed).
     mutating func skip(past revision: UInt64) {
         startsAtOldest = false

@@ -65,10 +65,9 @@ enum SubscribeRoute {
         to writer: inout any ResponseBodyWriter
     ) async throws {
         let buffer = SubscriberBuffer(limit: configuration.subscriberBufferLimit)
-        let feed = events.log.feed
-        let member = feed.makeMemberID()
+        let member = events.makeMemberID(variant)
         // After the task group: the follow task, which joins, has ended by then.
-        defer { feed.leave(member) }
+        defer { events.leave(member, variant) }
         _ = buffer.push(ServerSentEvents.retry(configuration.retryInterval), overflowComment: ByteBuffer())
         try await withGracefulShutdownHandler {
             try await withThrowingDiscardingTaskGroup { group in

@@ -57,7 +57,7 @@ struct TailCommand: AsyncParsableCommand {
                     throw InputError.outOfRange(start, in: log, first: try log.firstRevision, latest: latest)
                 }
                 if format == .json {
-                    for try await record in log.records(in: start...latest) { try Self.emit(record, as: format) }
+                    for try await record in log.records(in: start...latest) { try Self.emit(record) }
                 } else {
                     // Neither a text line nor a changes-only line shows a snapshot: none is read.
                     for try await revision in log.changes(in: start...latest) { try Self.emit(revision, as: format) }
@@ -81,8 +81,16 @@ struct TailCommand: AsyncParsableCommand {
     private static func follow(_ log: ChangeLog, from start: UInt64, format: LineFormat) async throws {
         try await withThrowingTaskGroup { group in
             group.addTask {
-                for try await event in log.subscribe(from: start) {
-                    if case .revision(let record) = event { try emit(record, as: format) }
+                if format == .json {
+                    for try await event in log.subscribe(from: start) {
+                        if case .revision(let record) = event { try emit(record) }
+                    }
+                } else {
+                    // Neither a text line nor a changes-only line shows a snapshot: none is read,
+                    // stored or live.
+                    for try await event in log.subscribeChanges(from: start) {
+                        if case .revision(let revision) = event { try emit(revision, as: format) }
+                    }
                 }
             }
             group.addTask {
@@ -112,14 +120,10 @@ struct TailCommand: AsyncParsableCommand {
         case changesOnly
     }
 
-    /// Prints `record` at once: a follower reads each line as it comes.
-    private static func emit(_ record: RevisionRecord, as format: LineFormat) throws(StandardOutput.Failure) {
-        if format == .json {
-            StandardOutput.writeLine(record.jsonLine())
-            try StandardOutput.flush()
-        } else {
-            try emit(RevisionChanges(record), as: format)
-        }
+    /// Prints `record`'s revision line at once: a follower reads each line as it comes.
+    private static func emit(_ record: RevisionRecord) throws(StandardOutput.Failure) {
+        StandardOutput.writeLine(record.jsonLine())
+        try StandardOutput.flush()
     }
 
     /// Prints `revision` (read without its snapshot) as a text or changes-only line, at once.
