@@ -51,7 +51,9 @@ import Testing
         var received = await LoopbackHTTP.onThread { LoopbackHTTP.readUntil(fast, marker: "id: 1\n") }
         for n in 2...count {
             try await appendLarge(n...n, to: log)
-            received += await LoopbackHTTP.onThread { LoopbackHTTP.readUntil(fast, marker: "id: \(n)\n") }
+            received += await LoopbackHTTP.onThread {
+                LoopbackHTTP.readWholeMessagesUntil(fast, marker: "id: \(n)\n")
+            }
         }
         let fastMessages = try EventStreamMessage.parse(rawResponse: String(decoding: received, as: UTF8.self))
         #expect(fastMessages.compactMap(\.id) == (1...count).map(String.init))
