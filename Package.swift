@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "ListFormat", targets: ["ListFormat"]),
         .library(name: "ListViewBinding", targets: ["ListViewBinding"]),
         .library(name: "ChangeLog", targets: ["ChangeLog"]),
+        .library(name: "ChangeLogFile", targets: ["ChangeLogFile"]),
         // The tool's library, for `replay` and the benchmarks: an app embedding a log needs ChangeLog alone.
         .library(name: "ChangeLogTools", targets: ["ChangeLogTools"]),
         .library(name: "ChangeLogServer", targets: ["ChangeLogServer"]),
@@ -76,6 +77,10 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             exclude: ["LMDB/Defences/DAMAGE.md"]),
+        // The log on one append-only file, for apps that record where LMDB is not at hand.
+        .target(
+            name: "ChangeLogFile",
+            dependencies: ["ChangeLog", "CXXHash", .product(name: "SystemPackage", package: "swift-system")]),
         // What only the tool needs, over the log: the history reducer and its oracles, the snapshot
         // importer, the text renderers. `replay` (and the benchmarks) use it; apps need ChangeLog alone.
         .target(name: "ChangeLogTools", dependencies: ["ChangeLog", "ListAdapter", "ListFormat"]),
@@ -131,6 +136,9 @@ let package = Package(
             dependencies: [
                 "ChangeLog", "ListAdapter", "ListFormat", "CLMDB", "CFileWriteback", "ChangeLogTestSupport",
             ]),
+        .testTarget(
+            name: "ChangeLogFileTests",
+            dependencies: ["ChangeLogFile", "ChangeLog", "ListAdapter", "ChangeLogTestSupport"]),
         .testTarget(
             name: "ChangeLogToolsTests",
             dependencies: ["ChangeLogTools", "ChangeLog", "ListAdapter", "ListFormat", "ChangeLogTestSupport"]),
