@@ -102,7 +102,8 @@ let package = Package(
         .executableTarget(
             name: "replay",
             dependencies: [
-                "ChangeLog", "ChangeLogTools", "ChangeLogServer", "ListAdapter", "ListFormat", "CStandardStreams",
+                "ChangeLog", "ChangeLogFile", "ChangeLogTools", "ChangeLogServer", "ListAdapter", "ListFormat",
+                "CStandardStreams",
                 "CZlib",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Tool"])),
                 .product(name: "SystemPackage", package: "swift-system"),
@@ -112,7 +113,9 @@ let package = Package(
         .executableTarget(name: "TodoLog", dependencies: ["ChangeLog", "ListAdapter"], path: "Examples/TodoLog"),
         .executableTarget(
             name: "ChangeLogWorker",
-            dependencies: ["ChangeLog", "ChangeLogTools", "ListAdapter", "CLMDB", "ChangeLogTestSupport"],
+            dependencies: [
+                "ChangeLog", "ChangeLogFile", "ChangeLogTools", "ListAdapter", "CLMDB", "ChangeLogTestSupport",
+            ],
             path: "Tests/ChangeLogWorker"),
         // libFuzzer targets, built and run by scripts/fuzz.sh; a plain build links an empty main.
         .executableTarget(
@@ -138,7 +141,7 @@ let package = Package(
             ]),
         .testTarget(
             name: "ChangeLogFileTests",
-            dependencies: ["ChangeLogFile", "ChangeLog", "ListAdapter", "ChangeLogTestSupport"]),
+            dependencies: ["ChangeLogFile", "ChangeLog", "ListAdapter", "ChangeLogTestSupport", "ChangeLogWorker"]),
         .testTarget(
             name: "ChangeLogToolsTests",
             dependencies: ["ChangeLogTools", "ChangeLog", "ListAdapter", "ListFormat", "ChangeLogTestSupport"]),
@@ -154,7 +157,8 @@ let package = Package(
         .testTarget(
             name: "ReplayTests",
             dependencies: [
-                "ChangeLog", "ChangeLogTools", "ListAdapter", "ListFormat", "CLMDB", "ChangeLogTestSupport", "replay",
+                "ChangeLog", "ChangeLogFile", "ChangeLogTools", "ListAdapter", "ListFormat", "CLMDB",
+                "ChangeLogTestSupport", "replay",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]),
     ],
