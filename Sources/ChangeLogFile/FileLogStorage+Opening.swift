@@ -68,12 +68,6 @@ extension FileLogStorage {
     private static func open(descriptor: Int32, path: String, options: ChangeLog.Options) throws(ChangeLogError)
         -> FileLogStorage
     {
-        var information = stat()
-        guard fstat(descriptor, &information) == 0 else { throw failure(errno, path: path, doing: "open") }
-        guard information.st_mode & S_IFMT == S_IFREG else {
-            throw ChangeLogError(
-                code: .cannotOpen, message: "\(path) is not a regular file: pass the path of a log file", path: path)
-        }
         if !options.readOnly, flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             let code = errno
             guard code == EWOULDBLOCK || code == EAGAIN else { throw failure(code, path: path, doing: "lock") }
@@ -83,6 +77,13 @@ extension FileLogStorage {
                     + "process): one writer at a time; release that one, or open this one for reading only "
                     + "(Options.readOnly)",
                 path: path)
+        }
+        // The size is read under the lock: a writer that held it may have appended until it let go.
+        var information = stat()
+        guard fstat(descriptor, &information) == 0 else { throw failure(errno, path: path, doing: "open") }
+        guard information.st_mode & S_IFMT == S_IFREG else {
+            throw ChangeLogError(
+                code: .cannotOpen, message: "\(path) is not a regular file: pass the path of a log file", path: path)
         }
         let window = FileWindow(descriptor: descriptor)
         var size = UInt64(information.st_size)

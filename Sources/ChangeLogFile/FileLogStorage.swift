@@ -40,6 +40,9 @@ final class FileLogStorage: LogStorage {
     private struct State {
         var index: FileLogIndex
         let window: FileWindow
+        /// Set when a sync failed: whether the last transaction reached the disk is unknown, and
+        /// other processes may already read it, so this instance writes nothing more.
+        var syncFailure: FileEngineError?
     }
 
     private let state: Mutex<State>
@@ -114,22 +117,36 @@ final class FileLogStorage: LogStorage {
     /// adds them to the index. Nothing to append, nothing is written.
     private func commit(_ pending: PendingFrames) throws {
         guard !pending.bytes.isEmpty else { return }
+        if let failure = state.withLock({ $0.syncFailure }) { throw failure }
         var bytes = pending.bytes
         FileLogLayout.appendCommitFrame(to: &bytes, start: pending.start)
         do {
             try Self.writeAll(bytes, at: pending.start, to: descriptor)
-            try sync(durability)
         } catch {
-            // Nothing of a failed transaction may stay for a later one to follow.
+            // Without its whole commit frame the transaction is no transaction to a reader; cut
+            // it, so that nothing of it stays for a later one to follow (a full disk recovers).
             _ = ftruncate(descriptor, off_t(pending.start))
             throw error
         }
+        do {
+            try sync(durability)
+        } catch {
+            // The transaction may be on disk or not, and readers may have seen it: it is neither
+            // cut nor followed. Reopening the log (a writer's open cuts a tail that did not
+            // reach the disk whole) tells which.
+            let failure = FileEngineError(
+                what: "syncing the file, so whether the last append reached the disk is unknown until the log "
+                    + "is reopened",
+                code: (error as? FileEngineError)?.code)
+            state.withLock { $0.syncFailure = failure }
+            throw failure
+        }
         let end = pending.start + UInt64(bytes.count)
         let frames = pending.frames
-        state.withLock { state in
-            let wrong = state.index.add(frames, end: end)
-            assert(wrong == nil, "a transaction of this writer does not continue the log: \(wrong ?? "")")
-        }
+        let wrong = state.withLock { state in state.index.add(frames, end: end) }
+        // The writer holds the lock and builds on its own index: a transaction the index refuses
+        // is a defect of this engine, which must not go on writing over it.
+        precondition(wrong == nil, "a transaction of this writer does not continue the log: \(wrong ?? "")")
     }
 
     /// Writes all of `bytes` at `offset`.

@@ -37,8 +37,10 @@ import Testing
         try await withTemporaryDirectory { directory in
             let (before, bytes) = try await makeLog(at: directory + "/whole", count: 24, seed: 3)
             #expect(bytes.count > before)
-            let path = directory + "/cut"
             for end in before..<bytes.count {
+                // A file of its own each time: a writer released at the end of an iteration lets its
+                // file go only when its background work does, which a busy machine delays.
+                let path = directory + "/cut-\(end)"
                 try write(Array(bytes[..<end]), to: path)
                 let reader = try ChangeLog(fileAt: path, options: .init(readOnly: true))
                 #expect(try reader.latestRevision == 22)
@@ -58,6 +60,7 @@ import Testing
                 #expect(try writer.latestRevision == 22)
             }
             // After the cut, the log takes appends again and verifies.
+            let path = directory + "/cut"
             try write(Array(bytes[..<(before + 5)]), to: path)
             let log = try ChangeLog(fileAt: path)
             var random = RandomSnapshots(seed: 99)
