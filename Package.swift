@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "ListFormat", targets: ["ListFormat"]),
         .library(name: "ListViewBinding", targets: ["ListViewBinding"]),
         .library(name: "ChangeLog", targets: ["ChangeLog"]),
+        .library(name: "ChangeLogFile", targets: ["ChangeLogFile"]),
         // The tool's library, for `replay` and the benchmarks: an app embedding a log needs ChangeLog alone.
         .library(name: "ChangeLogTools", targets: ["ChangeLogTools"]),
         .library(name: "ChangeLogServer", targets: ["ChangeLogServer"]),
@@ -79,6 +80,10 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             exclude: ["LMDB/Defences/DAMAGE.md"]),
+        // The log on one append-only file, for apps that record where LMDB is not at hand.
+        .target(
+            name: "ChangeLogFile",
+            dependencies: ["ChangeLog", "CXXHash", .product(name: "SystemPackage", package: "swift-system")]),
         // What only the tool needs, over the log: the history reducer and its oracles, the snapshot
         // importer, the text renderers. `replay` (and the benchmarks) use it; apps need ChangeLog alone.
         .target(name: "ChangeLogTools", dependencies: ["ChangeLog", "ListAdapter", "ListFormat"]),
@@ -100,7 +105,8 @@ let package = Package(
         .executableTarget(
             name: "replay",
             dependencies: [
-                "ChangeLog", "ChangeLogTools", "ChangeLogServer", "ListAdapter", "ListFormat", "CStandardStreams",
+                "ChangeLog", "ChangeLogFile", "ChangeLogTools", "ChangeLogServer", "ListAdapter", "ListFormat",
+                "CStandardStreams",
                 "CZlib",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Tool"])),
                 .product(name: "SystemPackage", package: "swift-system"),
@@ -110,7 +116,9 @@ let package = Package(
         .executableTarget(name: "TodoLog", dependencies: ["ChangeLog", "ListAdapter"], path: "Examples/TodoLog"),
         .executableTarget(
             name: "ChangeLogWorker",
-            dependencies: ["ChangeLog", "ChangeLogTools", "ListAdapter", "CLMDB", "ChangeLogTestSupport"],
+            dependencies: [
+                "ChangeLog", "ChangeLogFile", "ChangeLogTools", "ListAdapter", "CLMDB", "ChangeLogTestSupport",
+            ],
             path: "Tests/ChangeLogWorker"),
         // libFuzzer targets, built and run by scripts/fuzz.sh; a plain build links an empty main.
         .executableTarget(
@@ -135,6 +143,9 @@ let package = Package(
                 "ChangeLog", "ListAdapter", "ListFormat", "CLMDB", "CFileWriteback", "ChangeLogTestSupport",
             ]),
         .testTarget(
+            name: "ChangeLogFileTests",
+            dependencies: ["ChangeLogFile", "ChangeLog", "ListAdapter", "ChangeLogTestSupport", "ChangeLogWorker"]),
+        .testTarget(
             name: "ChangeLogToolsTests",
             dependencies: ["ChangeLogTools", "ChangeLog", "ListAdapter", "ListFormat", "ChangeLogTestSupport"]),
         .testTarget(
@@ -149,7 +160,8 @@ let package = Package(
         .testTarget(
             name: "ReplayTests",
             dependencies: [
-                "ChangeLog", "ChangeLogTools", "ListAdapter", "ListFormat", "CLMDB", "ChangeLogTestSupport", "replay",
+                "ChangeLog", "ChangeLogFile", "ChangeLogTools", "ListAdapter", "ListFormat", "CLMDB",
+                "ChangeLogTestSupport", "replay",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]),
     ],

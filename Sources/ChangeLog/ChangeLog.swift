@@ -85,6 +85,45 @@ public final class ChangeLog: Sendable {
     ///   ``ChangeLogError/Code/invalidArgument`` (an empty path or one holding a NUL byte, options
     ///   out of range); each names the path.
     public convenience init(path: String, options: Options = Options()) throws(ChangeLogError) {
+        try Self.checkPath(path)
+        guard options.initialMapSize > 0, (1...Options.maxReadersLimit).contains(options.maxReaders) else {
+            throw ChangeLogError(
+                code: .invalidArgument,
+                message: "initialMapSize must be positive and maxReaders from 1 to \(Options.maxReadersLimit) (got "
+                    + "\(options.initialMapSize) and \(options.maxReaders))",
+                path: path)
+        }
+        try Self.checkFileMode(options.fileMode, path: path)
+        let storage = try LMDBLogStorage.open(path: path, options: options)
+        try self.init(storage: storage, options: options)
+    }
+
+    /// Opens the log stored in `storage` (opened with `options`): the log's core over any
+    /// storage engine. With ``Options/untrusted`` every record is checked first
+    /// (``LogStore/checkRecords()``).
+    ///
+    /// - Throws: ``ChangeLogError`` when the check finds damage.
+    package init(storage: any LogStorage, options: Options) throws(ChangeLogError) {
+        self.path = storage.path
+        self.options = options
+        store = LogStore(storage: storage)
+        if options.untrusted {
+            try store.checkRecords()
+        }
+        let notifier = CommitNotifier.watching(store, pollInterval: options.subscriptionPollInterval)
+        self.notifier = notifier
+        feed = RecordFeed(store: store, notifier: notifier, decoding: RecordDecoding())
+        changesFeed = ChangesFeed(store: store, notifier: notifier, decoding: ChangesDecoding())
+        writer = LogWriter(store: store, readOnly: options.readOnly, didCommit: { notifier.publish($0) })
+    }
+
+    /// The storage engine the log runs over.
+    package var storage: any LogStorage { store.storage }
+
+    /// Refuses a log path no engine can open: an empty one, or one holding a NUL byte.
+    ///
+    /// - Throws: ``ChangeLogError/Code/invalidArgument``, naming the path.
+    package static func checkPath(_ path: String) throws(ChangeLogError) {
         guard !path.isEmpty else {
             throw ChangeLogError(
                 code: .invalidArgument, message: "the log's path is empty: pass the directory of a log", path: path)
@@ -97,41 +136,19 @@ public final class ChangeLog: Sendable {
                     + "the directory of a log",
                 path: path)
         }
-        guard options.initialMapSize > 0, (1...Options.maxReadersLimit).contains(options.maxReaders) else {
+    }
+
+    /// Refuses a ``Options/fileMode`` that is no log's file mode.
+    ///
+    /// - Throws: ``ChangeLogError/Code/invalidArgument``, naming the path.
+    package static func checkFileMode(_ fileMode: Int, path: String) throws(ChangeLogError) {
+        guard Options.isValidFileMode(fileMode) else {
             throw ChangeLogError(
                 code: .invalidArgument,
-                message: "initialMapSize must be positive and maxReaders from 1 to \(Options.maxReadersLimit) (got "
-                    + "\(options.initialMapSize) and \(options.maxReaders))",
-                path: path)
-        }
-        guard Options.isValidFileMode(options.fileMode) else {
-            throw ChangeLogError(
-                code: .invalidArgument,
-                message: "fileMode \(Options.octal(options.fileMode)) is not a log's file mode: it must include the "
+                message: "fileMode \(Options.octal(fileMode)) is not a log's file mode: it must include the "
                     + "owner's read and write (0600) and hold only read and write bits (at most 0666)",
                 path: path)
         }
-        try self.init(storage: LMDBLogStorage.open(path: path, options: options), options: options)
-    }
-
-    /// Opens the log that `storage`, an open engine, holds, with the engine-independent parts of
-    /// `options` (``Options/untrusted``, ``Options/readOnly``,
-    /// ``Options/subscriptionPollInterval``); the engine took its own when it opened.
-    ///
-    /// - Throws: ``ChangeLogError`` when an untrusted log's records are not what their engine
-    ///   says (``LogStore/checkRecords()``).
-    init(storage: any LogStorage, options: Options) throws(ChangeLogError) {
-        path = storage.path
-        self.options = options
-        store = LogStore(storage: storage)
-        if options.untrusted {
-            try store.checkRecords()
-        }
-        let notifier = CommitNotifier.watching(store, pollInterval: options.subscriptionPollInterval)
-        self.notifier = notifier
-        feed = RecordFeed(store: store, notifier: notifier, decoding: RecordDecoding())
-        changesFeed = ChangesFeed(store: store, notifier: notifier, decoding: ChangesDecoding())
-        writer = LogWriter(store: store, readOnly: options.readOnly, didCommit: { notifier.publish($0) })
     }
 
     /// The error for a log directory that could not be created: the system's reason, with advice

@@ -1,5 +1,6 @@
 import CLMDB
 import ChangeLog
+import ChangeLogFile
 import ChangeLogTestSupport
 import ChangeLogTools
 import Foundation
@@ -10,9 +11,10 @@ import Foundation
 //
 //   ChangeLogWorker drifting-renderer
 //       reads revision lines on standard input; exits 1 when they corrupt DriftingRenderer
-//   ChangeLogWorker append --log PATH --count N [--items K] [--seed S]
-//       appends N revisions, one per transaction, and prints `committed R` after each returns
-//   ChangeLogWorker subscribe --log PATH --from R --count N [--poll-ms P]
+//   ChangeLogWorker append --log PATH --count N [--items K] [--seed S] [--engine file]
+//       appends N revisions, one per transaction, and prints `committed R` after each returns;
+//       with `--engine file` (here and for subscribe) the log is a file (ChangeLogFile)
+//   ChangeLogWorker subscribe --log PATH --from R --count N [--poll-ms P] [--engine file]
 //       prints `caughtUp L` when caught up and each revision number it receives; exits after N;
 //       checks for other processes' appends on file events and every P ms (default 100)
 //   ChangeLogWorker resubscribe --log PATH --count N
@@ -165,11 +167,13 @@ if arguments.command == "write" {
     exit(0)
 }
 do {
-    let log = try ChangeLog(
-        path: arguments.string("log"),
-        options: .init(
-            initialMapSize: Int(arguments.number("map-size", default: 16 << 20)),
-            subscriptionPollInterval: .milliseconds(Int64(arguments.number("poll-ms", default: 100)))))
+    let options = ChangeLog.Options(
+        initialMapSize: Int(arguments.number("map-size", default: 16 << 20)),
+        subscriptionPollInterval: .milliseconds(Int64(arguments.number("poll-ms", default: 100))))
+    let log =
+        arguments.values["engine"] == "file"
+        ? try ChangeLog(fileAt: arguments.string("log"), options: options)
+        : try ChangeLog(path: arguments.string("log"), options: options)
     switch arguments.command {
     case "append":
         let count = arguments.number("count")

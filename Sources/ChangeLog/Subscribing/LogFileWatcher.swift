@@ -23,7 +23,7 @@ import Synchronization
 ///
 /// The watcher is started once and stopped once; stopping first makes a later start do nothing.
 /// Stopping removes the file's watch and cancels the timers.
-final class LogFileWatcher: CommitWatcher {
+package final class LogFileWatcher: CommitWatcher {
     private enum State {
         case idle
         case running(Sources, FileEventHub.Watch?)
@@ -65,7 +65,9 @@ final class LogFileWatcher: CommitWatcher {
 
     /// Creates a stopped watcher of `dataFile` that calls `check` on file events (unless
     /// `watchesFile` is false) and every `pollInterval` (at least one millisecond) once started.
-    init(dataFile: String, pollInterval: Duration, watchesFile: Bool = true, check: @escaping @Sendable () -> Void) {
+    package init(
+        dataFile: String, pollInterval: Duration, watchesFile: Bool = true, check: @escaping @Sendable () -> Void
+    ) {
         self.dataFile = dataFile
         self.pollInterval = max(pollInterval, .milliseconds(1))
         self.watchesFile = watchesFile
@@ -88,7 +90,7 @@ final class LogFileWatcher: CommitWatcher {
     }
 
     /// Starts watching; does nothing when already started or stopped.
-    func start() {
+    package func start() {
         state.withLock { state in
             guard case .idle = state else { return }
             var (watch, sources) = watchesFile ? makeFileEventSources() : (nil, [])
@@ -103,7 +105,7 @@ final class LogFileWatcher: CommitWatcher {
     /// Runs the check once, soon, on the watcher's queue, unless the watcher is not running by
     /// then: for a commit made before the file's watch was in place, which no file event
     /// announces.
-    func checkSoon() {
+    package func checkSoon() {
         queue.async { [self] in
             guard isRunning else { return }
             check()
@@ -111,7 +113,7 @@ final class LogFileWatcher: CommitWatcher {
     }
 
     /// Stops watching and removes the file's watch; a `check` already running finishes.
-    func stop() {
+    package func stop() {
         let (sources, watch) = state.withLock { state -> (Sources, FileEventHub.Watch?) in
             defer { state = .stopped }
             guard case .running(let sources, let watch) = state else { return (Sources(all: []), nil) }

@@ -1,12 +1,15 @@
 import ArgumentParser
 import ChangeLog
+import ChangeLogFile
 import Foundation
 
 /// `--log PATH`, shared by every command that touches a log.
 struct LogOptions: ParsableArguments {
     @Option(
         name: .customLong("log"),
-        help: ArgumentHelp("The log directory (default: $REPLAY_LOG, else ./replay.lmdb).", valueName: "path"))
+        help: ArgumentHelp(
+            "The log directory, or file:PATH for a log file (default: $REPLAY_LOG, else ./replay.lmdb).",
+            valueName: "path"))
     var explicitPath: String?
 
     /// The path in effect: `--log`, else `$REPLAY_LOG`, else `./replay.lmdb`.
@@ -37,6 +40,10 @@ struct LogOptions: ParsableArguments {
 
     /// ``openExisting()`` for the log at `path`.
     static func openExisting(at path: String) throws -> ChangeLog {
+        if let file = filePath(path) {
+            // A log file is read with pread, never mapped: no bus error to catch.
+            return try ChangeLog(fileAt: file, options: .init(createIfMissing: false, readOnly: true, untrusted: true))
+        }
         DataFileFault.exitOnFault(readingLogAt: path)
         let log = try ChangeLog(path: path, options: .init(createIfMissing: false, readOnly: true, untrusted: true))
         if let withoutLock = log.readingWithoutLock, withoutLock.reason != .lockFileMissing {
@@ -45,12 +52,22 @@ struct LogOptions: ParsableArguments {
         return log
     }
 
+    /// The path of the log file `path` names as `file:PATH` (the file engine), or `nil` for a log
+    /// directory (LMDB).
+    static func filePath(_ path: String) -> String? {
+        path.hasPrefix("file:") ? String(path.dropFirst("file:".count)) : nil
+    }
+
     /// Opens the log, creating it when it does not exist: private to the user (0600 files in a
     /// 0700 directory) unless `fileMode` gives others access. A new log is not created in a
     /// directory that holds other files (``NewLogPlace``). A bus error while the log is written
     /// (its data file cut short meanwhile) ends the tool with status 2 and a message, and what
     /// was being appended is not committed (``DataFileFault``).
     func openOrCreate(fileMode: Int = ChangeLog.Options.privateFileMode) throws -> ChangeLog {
+        if Self.filePath(path) != nil {
+            throw InputError(
+                "\(path): the tool reads log files (file:PATH) and writes log directories only; pass a log directory")
+        }
         try NewLogPlace.check(path)
         DataFileFault.exitOnFault(writingLogAt: path)
         return try ChangeLog(path: path, options: .init(createIfMissing: true, fileMode: fileMode))

@@ -1,0 +1,293 @@
+import ChangeLog
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The file engine of a log: the log as one append-only file (``FileLogLayout``) of the same
+/// sealed records and chunks the other engines store, in pure Swift over POSIX calls.
+///
+/// - One writing process at a time: a writer holds an exclusive `flock` on the file from its
+///   open to its release; a second writer (in any process, this one included) is refused.
+/// - A write transaction is buffered and appended with one `pwrite` after the file's end,
+///   ended by its commit frame; it counts only once that frame is whole and checks.
+/// - Readers never lock: a read first re-scans what was appended since the last one (only
+///   committed transactions count), then sees the file as it was at that moment.
+/// - Durability: ``ChangeLog/Durability/durable`` syncs the file (`fsync`) before an append
+///   returns, ``ChangeLog/Durability/noMetaSync`` syncs its data (`fdatasync`, which skips
+///   timestamps), ``ChangeLog/Durability/noSync`` never syncs but on ``flush()``.
+/// - Retention is not supported yet: dropping revisions throws.
+/// - There is no history index: histories are answered by reading the revisions.
+final class FileLogStorage: LogStorage {
+    let path: String
+    let isReadOnly: Bool
+    /// The open file.
+    let descriptor: Int32
+    /// How appends are synced.
+    let durability: ChangeLog.Durability
+    /// The file's device and inode when it was opened, for ``isStillAtPath``.
+    private let identity: (device: UInt64, inode: UInt64)
+    /// The torn tail this open found after the last committed transaction: cut away by a
+    /// writer, ignored by a reader.
+    let tornTail: FileLogTornTail?
+
+    private struct State {
+        var index: FileLogIndex
+        let window: FileWindow
+        /// Set when a sync failed: whether the last transaction reached the disk is unknown, and
+        /// other processes may already read it, so this instance writes nothing more.
+        var syncFailure: FileEngineError?
+    }
+
+    private let state: Mutex<State>
+    /// Serializes this instance's write transactions.
+    private let writing = NSLock()
+
+    init(
+        path: String, descriptor: Int32, readOnly: Bool, durability: ChangeLog.Durability, index: FileLogIndex,
+        identity: (UInt64, UInt64), tornTail: FileLogTornTail?
+    ) {
+        self.path = path
+        self.descriptor = descriptor
+        self.isReadOnly = readOnly
+        self.durability = durability
+        self.identity = identity
+        self.tornTail = tornTail
+        state = Mutex(State(index: index, window: FileWindow(descriptor: descriptor)))
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    // MARK: - Transactions
+
+    func read<R>(_ body: (borrowing any LogReadTransaction & ~Copyable) throws -> R) throws -> R {
+        let snapshot = try refreshed()
+        return try body(FileLogTransaction(storage: self, snapshot: snapshot, pending: nil))
+    }
+
+    func write<R>(appending: Bool, _ body: (borrowing any LogWriteTransaction & ~Copyable) throws -> R) throws -> R {
+        writing.lock()
+        defer { writing.unlock() }
+        let snapshot = try refreshed()
+        let pending = PendingFrames(start: snapshot.end, snapshot: snapshot)
+        let result = try body(FileLogTransaction(storage: self, snapshot: snapshot, pending: pending))
+        try commit(pending)
+        return result
+    }
+
+    /// The index as a read beginning now sees it: what other writers committed since the last
+    /// read added first (a writer's own index is always whole).
+    private func refreshed() throws -> FileLogIndex.Snapshot {
+        try state.withLock { state throws -> FileLogIndex.Snapshot in
+            guard isReadOnly else { return state.index.snapshot }
+            let size = try fileSize()
+            guard size != state.index.end else { return state.index.snapshot }
+            guard size > state.index.end else {
+                throw FileEngineError(
+                    what: "the file ends at offset \(size), before the end of what was committed, \(state.index.end)",
+                    reportsDamage: true)
+            }
+            state.window.invalidate()
+            let outcome = try FileLogScanner(window: state.window).scan(into: &state.index, fileSize: size)
+            if case .damage(_, let reason) = outcome {
+                throw ChangeLogError(
+                    code: .malformedRecord,
+                    message: "the log file \(path) is damaged: \(reason); restore it from a backup", path: path)
+            }
+            return state.index.snapshot
+        }
+    }
+
+    /// The file's size now.
+    func fileSize() throws -> UInt64 {
+        var information = stat()
+        guard fstat(descriptor, &information) == 0 else { throw FileEngineError.systemCall("reading the file's size") }
+        return UInt64(information.st_size)
+    }
+
+    /// Appends `pending`'s frames and their commit frame, syncs as the durability says, and
+    /// adds them to the index. Nothing to append, nothing is written.
+    private func commit(_ pending: PendingFrames) throws {
+        guard !pending.bytes.isEmpty else { return }
+        if let failure = state.withLock({ $0.syncFailure }) { throw failure }
+        var bytes = pending.bytes
+        FileLogLayout.appendCommitFrame(to: &bytes, start: pending.start)
+        do {
+            try Self.writeAll(bytes, at: pending.start, to: descriptor)
+        } catch {
+            // Without its whole commit frame the transaction is no transaction to a reader; cut
+            // it, so that nothing of it stays for a later one to follow (a full disk recovers).
+            _ = ftruncate(descriptor, off_t(pending.start))
+            throw error
+        }
+        do {
+            try sync(durability)
+        } catch {
+            // The transaction may be on disk or not, and readers may have seen it: it is neither
+            // cut nor followed. Reopening the log (a writer's open cuts a tail that did not
+            // reach the disk whole) tells which.
+            let failure = FileEngineError(
+                what: "syncing the file, so whether the last append reached the disk is unknown until the log "
+                    + "is reopened",
+                code: (error as? FileEngineError)?.code)
+            state.withLock { $0.syncFailure = failure }
+            throw failure
+        }
+        let end = pending.start + UInt64(bytes.count)
+        let frames = pending.frames
+        let wrong = state.withLock { state in state.index.add(frames, end: end) }
+        // The writer holds the lock and builds on its own index: a transaction the index refuses
+        // is a defect of this engine, which must not go on writing over it.
+        precondition(wrong == nil, "a transaction of this writer does not continue the log: \(wrong ?? "")")
+    }
+
+    /// Writes all of `bytes` at `offset`.
+    static func writeAll(_ bytes: [UInt8], at offset: UInt64, to descriptor: Int32) throws {
+        var written = 0
+        while written < bytes.count {
+            let result = bytes.withUnsafeBytes { buffer in
+                pwrite(
+                    descriptor, buffer.baseAddress! + written, buffer.count - written, off_t(offset) + off_t(written))
+            }
+            if result < 0 {
+                if errno == EINTR { continue }
+                throw FileEngineError.systemCall("writing \(bytes.count) bytes at offset \(offset)")
+            }
+            written += result
+        }
+    }
+
+    /// Syncs the file as `durability` says an append must.
+    private func sync(_ durability: ChangeLog.Durability) throws {
+        switch durability {
+        case .noSync: return
+        case .noMetaSync: try syncData()
+        default: try syncAll()
+        }
+    }
+
+    private func syncAll() throws {
+        guard fsync(descriptor) == 0 else { throw FileEngineError.systemCall("syncing the file (fsync)") }
+    }
+
+    private func syncData() throws {
+        #if canImport(Darwin)
+            try syncAll()
+        #else
+            guard fdatasync(descriptor) == 0 else { throw FileEngineError.systemCall("syncing the file (fdatasync)") }
+        #endif
+    }
+
+    // MARK: - Reading bytes
+
+    /// The index's location of what `lookup` finds, under the index's lock.
+    func location(_ lookup: (FileLogIndex) -> FileLogIndex.Location?) -> FileLogIndex.Location? {
+        state.withLock { state in lookup(state.index) }
+    }
+
+    /// Lends the `location`'s bytes, read from the file, to `body`.
+    func withBytes<R>(at location: FileLogIndex.Location, _ body: (UnsafeRawBufferPointer?) throws -> R) throws -> R {
+        var bytes = [UInt8](repeating: 0, count: location.length)
+        var read = 0
+        while read < location.length {
+            let result = bytes.withUnsafeMutableBytes { buffer in
+                pread(
+                    descriptor, buffer.baseAddress! + read, location.length - read, off_t(location.offset) + off_t(read)
+                )
+            }
+            if result < 0 {
+                if errno == EINTR { continue }
+                throw FileEngineError.systemCall("reading \(location.length) bytes at offset \(location.offset)")
+            }
+            guard result > 0 else {
+                throw FileEngineError(
+                    what: "the file ends before the \(location.length) bytes committed at offset \(location.offset)",
+                    reportsDamage: true)
+            }
+            read += result
+        }
+        return try bytes.withUnsafeBytes { try body($0) }
+    }
+
+    // MARK: - Watching, history, space
+
+    func makeCommitWatcher(pollInterval: Duration, watchesFiles: Bool, check: @escaping @Sendable () -> Void)
+        -> any CommitWatcher
+    {
+        LogFileWatcher(dataFile: path, pollInterval: pollInterval, watchesFile: watchesFiles, check: check)
+    }
+
+    func historyIndex() -> any HistoryIndexStorage {
+        NoHistoryIndex()
+    }
+
+    func flush() throws(ChangeLogError) {
+        guard !isReadOnly else { return }
+        do {
+            try syncAll()
+        } catch {
+            throw ChangeLogError(
+                code: .storage, message: "cannot flush the log file \(path): \(error)", path: path,
+                cause: error as? FileEngineError)
+        }
+    }
+
+    var bytesInUse: Int {
+        Int(state.withLock { $0.index.end })
+    }
+
+    func space() throws(ChangeLogError) -> StorageSpace {
+        let size = (try? fileSize()) ?? 0
+        return StorageSpace(bytesOnDisk: Int(size), bytesInUse: bytesInUse, bytesFree: 0)
+    }
+
+    var isStillAtPath: Bool {
+        var information = stat()
+        guard stat(path, &information) == 0 else { return false }
+        return UInt64(information.st_dev) == identity.device && UInt64(information.st_ino) == identity.inode
+    }
+}
+
+/// What a write transaction has put so far: its frames' bytes, and where each payload will be
+/// once they are appended at ``start``.
+final class PendingFrames {
+    /// Where the transaction's first frame goes.
+    let start: UInt64
+    /// The frames, without their commit frame.
+    var bytes: [UInt8] = []
+    /// The frames' kinds, keys and (file) locations.
+    var frames: [FileLogFrame] = []
+    /// The records put, by revision: their location in ``bytes``.
+    var records: [UInt64: Range<Int>] = [:]
+    /// The chunks put, by identifier: their location in ``bytes``.
+    var chunks: [UInt64: Range<Int>] = [:]
+    /// The latest revision, this transaction's included.
+    var latestRevision: UInt64?
+    /// The largest chunk identifier, this transaction's included.
+    var largestChunk: UInt64?
+
+    init(start: UInt64, snapshot: FileLogIndex.Snapshot) {
+        self.start = start
+        latestRevision = snapshot.latestRevision
+        largestChunk = snapshot.largestChunk
+    }
+
+    /// Adds a frame of `kind` and `key` holding `payload`; returns where its payload is in ``bytes``.
+    func add(_ kind: FileLogLayout.Kind, key: UInt64, payload: [UInt8]) -> Range<Int> {
+        FileLogLayout.appendFrameHeader(kind: kind, length: payload.count, key: key, to: &bytes)
+        let range = bytes.count..<bytes.count + payload.count
+        bytes += payload
+        frames.append(
+            FileLogFrame(
+                kind: kind, key: key, location: .init(offset: start + UInt64(range.lowerBound), length: payload.count)))
+        return range
+    }
+}

@@ -1,0 +1,63 @@
+import ChangeLog
+import ChangeLogFile
+import Foundation
+import Testing
+
+/// The reading commands on a log file (`--log file:PATH`): the same output as on the LMDB log
+/// that holds the same revisions.
+@Suite("replay on a log file")
+struct FileLogCommandTests {
+    /// An LMDB log imported from `Fixtures.history` and a log file holding the same revisions
+    /// (times and annotations included), in a fresh temporary directory.
+    static func makeLogs() async throws -> (TemporaryDirectory, lmdb: String, file: String) {
+        let directory = try TemporaryDirectory()
+        let lmdb = directory.path("app.lmdb")
+        let result = try await ToolRunner.run(["import", "-", "--log", lmdb], input: Fixtures.history)
+        #expect(result.status == 0, "\(result)")
+        let file = directory.path("app.changelog")
+        let source = try ChangeLog(path: lmdb, options: .init(createIfMissing: false, readOnly: true))
+        let copy = try ChangeLog(fileAt: file, options: .init(durability: .noSync))
+        for revision in UInt64(1)...(try source.latestRevision) {
+            let record = try source.record(at: revision)
+            _ = try await copy.append(contentsOf: [
+                ChangeLog.AppendEntry(
+                    record.snapshot, changes: record.changes, meta: record.meta,
+                    millisecondsSince1970: record.millisecondsSince1970)
+            ])
+        }
+        try copy.flush()
+        return (directory, lmdb, file)
+    }
+
+    @Test("export, show, verify and log read a log file as they read the LMDB log")
+    func readingCommands() async throws {
+        let (directory, lmdb, file) = try await Self.makeLogs()
+        defer { directory.remove() }
+        for command in [["export"], ["show", "2"], ["verify"], ["log"]] {
+            let fromLMDB = try await ToolRunner.run(command + ["--log", lmdb])
+            let fromFile = try await ToolRunner.run(command + ["--log", "file:" + file])
+            #expect(fromLMDB.status == 0, "\(fromLMDB)")
+            #expect(fromFile.status == 0, "\(fromFile)")
+            #expect(fromFile.stdout == fromLMDB.stdout.replacingOccurrences(of: lmdb, with: "file:" + file))
+        }
+    }
+
+    @Test("a missing or damaged log file is refused with one line, and writing commands refuse file:PATH")
+    func refusals() async throws {
+        let (directory, _, file) = try await Self.makeLogs()
+        defer { directory.remove() }
+        let missing = try await ToolRunner.run(["verify", "--log", "file:" + directory.path("none")])
+        #expect(missing.status != 0)
+        #expect(missing.stderr.contains(directory.path("none")), "\(missing)")
+        var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: file)))
+        bytes[20] ^= 0x40
+        try Data(bytes).write(to: URL(fileURLWithPath: file))
+        let damaged = try await ToolRunner.run(["verify", "--log", "file:" + file])
+        #expect(damaged.status != 0)
+        #expect(damaged.stderr.contains("damaged"), "\(damaged)")
+        #expect(damaged.stderr.split(separator: "\n").count == 1, "\(damaged)")
+        let importing = try await ToolRunner.run(["import", "-", "--log", "file:" + file], input: Fixtures.history)
+        #expect(importing.status != 0)
+        #expect(importing.stderr.contains("reads log files"), "\(importing)")
+    }
+}
