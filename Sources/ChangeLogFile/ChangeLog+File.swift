@@ -1,29 +1,29 @@
 import ChangeLog
 
 extension ChangeLog {
-    /// Opens the log stored in the file at `path` (the file engine, ``FileLogLayout``), creating
-    /// the file and an empty log when ``Options/createIfMissing`` allows it. The log works as one
+    /// Opens the log stored in the file at `path` (the file engine, `FileLogLayout`), creating
+    /// the file and an empty log when `Options.createIfMissing` allows it. The log works as one
     /// on LMDB does: appending, every reading API, verify, play and subscriptions.
     ///
-    /// What the options mean for a file: ``Options/durability`` says how appends are synced
-    /// (``Durability/durable``: `fsync` before each append returns; ``Durability/noMetaSync``:
-    /// `fdatasync`; ``Durability/noSync``: only ``flush()``); ``Options/readOnly`` opens without
-    /// the writer's lock; ``Options/fileMode`` is the new file's mode; ``Options/untrusted`` checks
+    /// What the options mean for a file: `Options.durability` says how appends are synced
+    /// (`Durability.durable`: `fsync` before each append returns; `Durability.noMetaSync`:
+    /// `fdatasync`; `Durability.noSync`: only `flush()`); `Options.readOnly` opens without
+    /// the writer's lock; `Options.fileMode` is the new file's mode; `Options.untrusted` checks
     /// every record at open. The map and reader options are LMDB's, and ignored. Retention is not
-    /// supported: ``dropRevisions(before:)`` throws ``ChangeLogError/Code/invalidArgument``.
+    /// supported: `dropRevisions(before:)` throws `ChangeLogError.Code.invalidArgument`.
     ///
     /// One process writes at a time: a writer holds an exclusive lock on the file until it is
     /// released, and a second writer, in any process, is refused. Readers see what writers
     /// committed (flushed or not), each read picking up what was appended since the last.
     ///
     /// Opening scans the file. A tail after the last committed transaction (a write cut short)
-    /// is cut away by a writer and ignored by a reader; either way ``fileTornTail`` reports it.
+    /// is cut away by a writer and ignored by a reader; either way `fileTornTail` reports it.
     ///
-    /// - Throws: ``ChangeLogError`` with ``ChangeLogError/Code/logNotFound`` (no file, and the
-    ///   open may not create one), ``ChangeLogError/Code/cannotOpen`` (a directory, a link, a
+    /// - Throws: `ChangeLogError` with `ChangeLogError.Code.logNotFound` (no file, and the
+    ///   open may not create one), `ChangeLogError.Code.cannotOpen` (a directory, a link, a
     ///   special file, no permission, not a log file, damage before the tail, another writer),
-    ///   ``ChangeLogError/Code/unsupportedFormat`` (another layout version),
-    ///   ``ChangeLogError/Code/invalidArgument`` (an empty path, a bad file mode).
+    ///   `ChangeLogError.Code.unsupportedFormat` (another layout version),
+    ///   `ChangeLogError.Code.invalidArgument` (an empty path, a bad file mode).
     public convenience init(fileAt path: String, options: Options = Options()) throws(ChangeLogError) {
         try Self.checkPath(path)
         try Self.checkFileMode(options.fileMode, path: path)
@@ -32,7 +32,7 @@ extension ChangeLog {
     }
 
     /// The torn tail the open of this log file found after its last committed transaction, or
-    /// `nil` when there was none, or the log is not a file (``init(fileAt:options:)``).
+    /// `nil` when there was none, or the log is not a file (`init(fileAt:options:)`).
     public var fileTornTail: FileLogTornTail? {
         (storage as? FileLogStorage)?.tornTail
     }
