@@ -6,8 +6,8 @@ import PackageDescription
 let package = Package(
     name: "ListChangeLog",
     // The floor is the Synchronization module's. ListAdapter, ListFormat and ListViewBinding build
-    // for every one of these; ChangeLog, the server and the tool link LMDB, xxHash and zstd
-    // through pkg-config, so macOS and Linux only.
+    // for every one of these; ChangeLog and ChangeLogFile link xxHash and zstd, and with the trait
+    // `LMDB` LMDB, the server and the tool all three, through pkg-config, so macOS and Linux only.
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "ListAdapter", targets: ["ListAdapter"]),
@@ -22,14 +22,20 @@ let package = Package(
     ],
     // The server's and the tool's dependencies are guarded by the traits `Server` and `Tool`, both
     // on by default: an app that names the package with `traits: []` and uses the libraries
-    // (ListAdapter, ListViewBinding, ListFormat, ChangeLog) resolves, fetches and builds none of them.
+    // (ListAdapter, ListViewBinding, ListFormat, ChangeLog, ChangeLogFile) resolves, fetches and
+    // builds none of them. The trait `LMDB` (on by default, and with `Tool`) compiles ChangeLog's
+    // LMDB engine and links the system's liblmdb: without it ChangeLog is the engine-independent
+    // core, which the file engine (ChangeLogFile) opens, and builds wherever Swift does.
     traits: [
+        .trait(
+            name: "LMDB",
+            description: "ChangeLog's LMDB engine, `ChangeLog(path:)`: links liblmdb (macOS and Linux)."),
         .trait(name: "Server", description: "The HTTP server (ChangeLogServer): Hummingbird, SwiftNIO, swift-log."),
         .trait(
             name: "Tool", description: "The replay tool and its library (ChangeLogTools): swift-argument-parser.",
-            enabledTraits: ["Server"]),
+            enabledTraits: ["Server", "LMDB"]),
         .trait(name: "Tests", description: "What the package's own tests add: swift-property-based."),
-        .default(enabledTraits: ["Server", "Tool", "Tests"]),
+        .default(enabledTraits: ["LMDB", "Server", "Tool", "Tests"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.6.0"),
@@ -76,7 +82,8 @@ let package = Package(
         .target(
             name: "ChangeLog",
             dependencies: [
-                "ListAdapter", "ListFormat", "CLMDB", "CXXHash", "CZstd", "CFileWriteback",
+                "ListAdapter", "ListFormat", "CXXHash", "CZstd", "CFileWriteback",
+                .target(name: "CLMDB", condition: .when(traits: ["LMDB"])),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             exclude: ["LMDB/Defences/DAMAGE.md"]),

@@ -1,19 +1,22 @@
 #!/usr/bin/env bash
 # consumer-footprint.sh [PRODUCT...]: what an app pays for depending on this package: a
 # throwaway consumer package (in a temporary directory) that uses PRODUCTs (by default
-# ListAdapter and ListViewBinding) is resolved and built from clean twice, once naming the
-# package with `traits: []` and once with its default traits (the server and the tool), and
-# for each the packages resolved, the size of its build folder and the clean build's time are
-# printed.
+# ListAdapter, ListViewBinding and ChangeLogFile, an app recording to the file engine) is
+# resolved and built from clean twice, once naming the package with `traits: []` and once with
+# its default traits (LMDB, the server and the tool), and for each the packages resolved, the
+# size of its build folder, the clean build's time and whether it links LMDB are printed.
 #
 #   scripts/consumer-footprint.sh
 #   scripts/consumer-footprint.sh ListAdapter ListViewBinding ChangeLog
-#   scripts/consumer-footprint.sh --check   resolves only: fails if the libraries, with
-#                                           traits: [], pull in anything but swift-system
+#   scripts/consumer-footprint.sh --check   resolves and plans the build, compiles nothing:
+#                                           fails if the default products, with traits: [],
+#                                           pull in anything but swift-system or build with
+#                                           CLMDB (link liblmdb); and, as the check's own
+#                                           check, if with traits: ["LMDB"] they do not
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 products=("$@")
-[[ ${#products[@]} -gt 0 ]] || products=(ListAdapter ListViewBinding)
+[[ ${#products[@]} -gt 0 ]] || products=(ListAdapter ListViewBinding ChangeLogFile)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 name=$(basename "$root")
@@ -40,9 +43,21 @@ resolved() { # the packages DIR's consumer resolves, one per line, this one left
     (cd "$1" && swift package show-dependencies --format flatlist 2>/dev/null) | sort -u | grep -vx "$name" || true
 }
 
+# Whether DIR's consumer builds with LMDB: its build manifest (.build/debug.yaml, the commands
+# of the build, written by planning it without compiling anything) names the CLMDB module or
+# links liblmdb.
+links_lmdb() { # links_lmdb DIR
+    (cd "$1" && swift build --print-manifest-job-graph >/dev/null 2>"$1.plan.log") || {
+        cat "$1.plan.log" >&2
+        exit 1
+    }
+    grep -qE 'CLMDB|-llmdb' "$1/.build/debug.yaml"
+}
+
 if [[ ${products[0]} == --check ]]; then
-    # What scripts/test.sh runs: with `traits: []`, the libraries resolve swift-system alone.
-    products=(ListAdapter ListViewBinding ListFormat ChangeLog)
+    # What scripts/test.sh runs: with `traits: []`, the libraries resolve swift-system alone and
+    # build without LMDB.
+    products=(ListAdapter ListViewBinding ChangeLogFile)
     consumer "$work/check" ", traits: []"
     (cd "$work/check" && swift package resolve >"$work/check.log" 2>&1) || { cat "$work/check.log" >&2; exit 1; }
     extra=$(resolved "$work/check" | grep -vx swift-system || true)
@@ -50,11 +65,22 @@ if [[ ${products[0]} == --check ]]; then
         echo "consumer-footprint.sh: an app using ${products[*]} with traits: [] resolves more than swift-system:" $extra >&2
         exit 1
     fi
-    echo "consumer-footprint.sh: an app using ${products[*]} with traits: [] resolves swift-system alone" >&2
+    if links_lmdb "$work/check"; then
+        echo "consumer-footprint.sh: an app using ${products[*]} with traits: [] builds with CLMDB (links liblmdb)" >&2
+        exit 1
+    fi
+    # The same plan with the trait on names LMDB: the test above can fail.
+    consumer "$work/lmdb" ', traits: ["LMDB"]'
+    if ! links_lmdb "$work/lmdb"; then
+        echo "consumer-footprint.sh: with traits: [\"LMDB\"] the build plan names no CLMDB: the check sees nothing" >&2
+        exit 1
+    fi
+    echo "consumer-footprint.sh: an app using ${products[*]} with traits: [] resolves swift-system alone" \
+        "and builds without LMDB" >&2
     exit 0
 fi
 
-printf '%-16s %9s %12s %14s\n' "traits" "packages" "build folder" "clean build"
+printf '%-16s %9s %12s %14s %6s\n' "traits" "packages" "build folder" "clean build" "LMDB"
 for variant in none default; do
     dir="$work/$variant"
     if [[ $variant == none ]]; then consumer "$dir" ", traits: []"; else consumer "$dir" ""; fi
@@ -64,6 +90,7 @@ for variant in none default; do
     packages=$(resolved "$dir" | wc -l)
     size=$(du -sh "$dir/.build" | cut -f1)
     label=$([[ $variant == none ]] && echo "traits: []" || echo "default")
-    printf '%-16s %9s %12s %13.0fs\n' "$label" "$packages" "$size" "$seconds"
+    lmdb=$(links_lmdb "$dir" && echo yes || echo no)
+    printf '%-16s %9s %12s %13.0fs %6s\n' "$label" "$packages" "$size" "$seconds" "$lmdb"
 done
 echo "products: ${products[*]}"

@@ -10,7 +10,8 @@ cd "$(dirname "$0")/.."
 scripts/bootstrap.sh --browser
 swift format lint --strict --recursive Package.swift Sources Tests Examples
 scripts/test-js.sh
-# An app that names the package with `traits: []` resolves none of the server's or tool's dependencies.
+# An app that names the package with `traits: []` resolves none of the server's or tool's dependencies
+# and builds without LMDB.
 scripts/consumer-footprint.sh --check
 # Every module imports only what its target declares (a module reached through another
 # dependency's dependencies is an error, not a silent success).

@@ -1,28 +1,30 @@
-import CLMDB
 import Foundation
 
 // How a log is opened: its durability and the options of `init(path:options:)`.
 extension ChangeLog {
     /// How safe a committed append is from crashes, traded against speed.
+    ///
+    /// A mode is a name, the same for every engine; each engine carries it out its own way: the
+    /// LMDB engine as its environment's flags (named below), the file engine as when it calls
+    /// `fsync` (``noMetaSync`` syncs the data alone, ``noSync`` nothing).
     public struct Durability: Hashable, Sendable, CustomStringConvertible {
         /// The stable name of the mode.
         public let name: String
-        let flags: UInt32
 
         /// LMDB's default: each commit flushes data and meta pages to disk (`fsync`) before the
         /// append returns. A committed revision survives a process crash and a system crash or
         /// power loss.
-        public static let durable = Durability(name: "durable", flags: 0)
+        public static let durable = Durability(name: "durable")
         /// `MDB_NOMETASYNC`: data pages are flushed at each commit, the meta page is not. A process
         /// crash loses nothing; a system crash or power loss can undo the last committed
         /// transactions (the log rolls back to an earlier revision, consistent and verifiable).
         /// ``ChangeLog/flush()`` makes everything durable.
-        public static let noMetaSync = Durability(name: "noMetaSync", flags: UInt32(MDB_NOMETASYNC))
+        public static let noMetaSync = Durability(name: "noMetaSync")
         /// `MDB_NOSYNC`: nothing is flushed at commit; the system writes pages back when it
         /// likes. A process crash loses nothing; a system crash or power loss can lose every
         /// transaction since the last flush, and on a file system that does not preserve write
         /// order it can corrupt the log. Call ``ChangeLog/flush()`` at points that must survive.
-        public static let noSync = Durability(name: "noSync", flags: UInt32(MDB_NOSYNC))
+        public static let noSync = Durability(name: "noSync")
 
         /// The stable name of the mode.
         public var description: String { name }

@@ -9,6 +9,11 @@ import SystemPackage
 /// documentation says of transactions, the map, the lock file and the durability modes is
 /// LMDB's. Records and chunks are the same bytes on every engine.
 ///
+/// The LMDB engine (``init(path:options:)`` and what only a log on LMDB has) is compiled with
+/// the package trait `LMDB`, on by default. A package that names this one with `traits: []`
+/// gets the engine-independent core alone, which links no LMDB: it opens logs through another
+/// engine, such as the file engine's `ChangeLog(fileAt:options:)` (product `ChangeLogFile`).
+///
 /// Each revision (numbered from 1, without gaps) holds the time it was appended, free string
 /// annotations, the full snapshot and the changes from the previous revision's snapshot.
 /// Snapshots are stored in content-defined chunks shared between revisions, so a revision
@@ -66,37 +71,39 @@ public final class ChangeLog: Sendable {
     /// - Complexity: one `stat` of the data file.
     public var isStillAtPath: Bool { store.storage.isStillAtPath }
 
-    /// Opens the log in the directory at `path`, creating the directory and an empty log when
-    /// ``Options/createIfMissing`` allows it.
-    ///
-    /// Opening clears reader slots left behind by dead processes. Opening is synchronous and
-    /// may wait for another process's write transaction to finish.
-    ///
-    /// - Throws: ``ChangeLogError`` with ``ChangeLogError/Code/logNotFound`` (no log at the path,
-    ///   and ``Options/createIfMissing`` is false or ``Options/readOnly`` true),
-    ///   ``ChangeLogError/Code/cannotOpen`` (not a directory, no permission, not a log, no space
-    ///   left for the log's files, a `data.mdb` or `lock.mdb` that is not a regular file, such as
-    ///   a FIFO, a device or a socket, which is refused before anything opens it, a `data.mdb` that
-    ///   is a symbolic link, or when writing a `lock.mdb` that is one; or the log was
-    ///   deleted or replaced while another instance in this process still has it open),
-    ///   ``ChangeLogError/Code/incompatibleOptions`` (open in this process with another
-    ///   durability, or for reading only where this open writes, or the other way round),
-    ///   ``ChangeLogError/Code/unsupportedFormat``,
-    ///   ``ChangeLogError/Code/invalidArgument`` (an empty path or one holding a NUL byte, options
-    ///   out of range); each names the path.
-    public convenience init(path: String, options: Options = Options()) throws(ChangeLogError) {
-        try Self.checkPath(path)
-        guard options.initialMapSize > 0, (1...Options.maxReadersLimit).contains(options.maxReaders) else {
-            throw ChangeLogError(
-                code: .invalidArgument,
-                message: "initialMapSize must be positive and maxReaders from 1 to \(Options.maxReadersLimit) (got "
-                    + "\(options.initialMapSize) and \(options.maxReaders))",
-                path: path)
+    #if LMDB
+        /// Opens the log in the directory at `path`, creating the directory and an empty log when
+        /// ``Options/createIfMissing`` allows it.
+        ///
+        /// Opening clears reader slots left behind by dead processes. Opening is synchronous and
+        /// may wait for another process's write transaction to finish.
+        ///
+        /// - Throws: ``ChangeLogError`` with ``ChangeLogError/Code/logNotFound`` (no log at the path,
+        ///   and ``Options/createIfMissing`` is false or ``Options/readOnly`` true),
+        ///   ``ChangeLogError/Code/cannotOpen`` (not a directory, no permission, not a log, no space
+        ///   left for the log's files, a `data.mdb` or `lock.mdb` that is not a regular file, such as
+        ///   a FIFO, a device or a socket, which is refused before anything opens it, a `data.mdb` that
+        ///   is a symbolic link, or when writing a `lock.mdb` that is one; or the log was
+        ///   deleted or replaced while another instance in this process still has it open),
+        ///   ``ChangeLogError/Code/incompatibleOptions`` (open in this process with another
+        ///   durability, or for reading only where this open writes, or the other way round),
+        ///   ``ChangeLogError/Code/unsupportedFormat``,
+        ///   ``ChangeLogError/Code/invalidArgument`` (an empty path or one holding a NUL byte, options
+        ///   out of range); each names the path.
+        public convenience init(path: String, options: Options = Options()) throws(ChangeLogError) {
+            try Self.checkPath(path)
+            guard options.initialMapSize > 0, (1...Options.maxReadersLimit).contains(options.maxReaders) else {
+                throw ChangeLogError(
+                    code: .invalidArgument,
+                    message: "initialMapSize must be positive and maxReaders from 1 to \(Options.maxReadersLimit) (got "
+                        + "\(options.initialMapSize) and \(options.maxReaders))",
+                    path: path)
+            }
+            try Self.checkFileMode(options.fileMode, path: path)
+            let storage = try LMDBLogStorage.open(path: path, options: options)
+            try self.init(storage: storage, options: options)
         }
-        try Self.checkFileMode(options.fileMode, path: path)
-        let storage = try LMDBLogStorage.open(path: path, options: options)
-        try self.init(storage: storage, options: options)
-    }
+    #endif
 
     /// Opens the log stored in `storage` (opened with `options`): the log's core over any
     /// storage engine. With ``Options/untrusted`` every record is checked first
