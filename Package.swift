@@ -152,6 +152,11 @@ let package = Package(
         .testTarget(
             name: "ChangeLogFileTests",
             dependencies: ["ChangeLogFile", "ChangeLog", "ListAdapter", "ChangeLogTestSupport", "ChangeLogWorker"]),
+        // The engine conformance suite (Tests/ChangeLogTestSupport/EngineConformance) on every
+        // engine: LMDB, the file engine, the in-memory test engine.
+        .testTarget(
+            name: "EngineConformanceTests",
+            dependencies: ["ChangeLog", "ChangeLogFile", "ChangeLogTestSupport", "ListAdapter", "ChangeLogWorker"]),
         .testTarget(
             name: "ChangeLogToolsTests",
             dependencies: ["ChangeLogTools", "ChangeLog", "ListAdapter", "ListFormat", "ChangeLogTestSupport"]),

@@ -1,5 +1,6 @@
 import ChangeLog
 import ChangeLogFile
+import ChangeLogTestSupport
 import Foundation
 import Testing
 
@@ -9,15 +10,17 @@ import Testing
     @Test func aReaderFollowsAWriterInAnotherProcess() async throws {
         try await withTemporaryDirectory { directory in
             let path = directory + "/log.changelog"
-            let first = try await WorkerRun.run(
-                ["append", "--engine", "file", "--log", path, "--count", "1", "--seed", "3"], in: directory)
+            let first = try await WorkerProcess.run([
+                "append", "--engine", "file", "--log", path, "--count", "1", "--seed", "3",
+            ])
             try #require(first.stdout == "committed 1\n", "\(first)")
             let reader = try ChangeLog(fileAt: path, options: .init(readOnly: true))
             var events = reader.subscribe(from: 1).makeAsyncIterator()
             #expect(try await events.next().map(snapshotOf) != nil)
             #expect(try await events.next() == .caughtUp(latest: 1))
-            let run = try await WorkerRun.run(
-                ["append", "--engine", "file", "--log", path, "--count", "25", "--seed", "4"], in: directory)
+            let run = try await WorkerProcess.run([
+                "append", "--engine", "file", "--log", path, "--count", "25", "--seed", "4",
+            ])
             // The revisions the subscription waits for are in the file only when the writer committed them.
             try #require(run.status == 0, "\(run)")
             #expect(run.stdout.split(separator: "\n").last == "committed 26")
@@ -37,8 +40,7 @@ import Testing
             let path = directory + "/log.changelog"
             let writer = try ChangeLog(fileAt: path)
             _ = try await writer.append(try LogSnapshot(sections: [.init(title: "A", items: [.init(id: "a")])]))
-            let run = try await WorkerRun.run(
-                ["append", "--engine", "file", "--log", path, "--count", "1"], in: directory)
+            let run = try await WorkerProcess.run(["append", "--engine", "file", "--log", path, "--count", "1"])
             #expect(run.status != 0)
             #expect(run.stderr.contains("one writer at a time"), "\(run)")
             #expect(try writer.latestRevision == 1)

@@ -1,4 +1,5 @@
 import CLMDB
+import ChangeLogTestSupport
 import Foundation
 import Testing
 

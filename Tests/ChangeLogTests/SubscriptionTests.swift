@@ -1,3 +1,4 @@
+import ChangeLogTestSupport
 import Foundation
 import ListAdapter
 import Testing

@@ -42,6 +42,9 @@ import Foundation
 //       threads), takes every file descriptor the process may still open, appends a snapshot of N items, which makes the map grow (so the values lent after
 //       the remap cannot open /proc/self/maps to find it), prints `grew` or `did not grow`,
 //       gives the descriptors back, then reads revision R and prints `read R` or `refused R: ...`
+//   ChangeLogWorker race --log PATH --expected L --seed S [--engine file]
+//       prints `ready`, waits for a line on standard input, appends one snapshot with
+//       expectedLatest L and prints `won R` or `conflict` (see RaceCommand.swift)
 //   ChangeLogWorker time-stats --log PATH --untrusted 0|1
 //       opens the log for reading (walking its pages first with 1: Options.untrusted), computes
 //       its statistics as `replay stats` does, and prints `open S stats S` in seconds
@@ -158,6 +161,14 @@ if arguments.command == "time-stats" {
         fail("\(error)")
     }
 }
+if arguments.command == "race" {
+    do {
+        try await runRace(arguments)
+    } catch {
+        fail("\(error)")
+    }
+    exit(0)
+}
 if arguments.command == "write" {
     do {
         try await runWrite(arguments)
@@ -270,7 +281,7 @@ do {
         fail(
             "unknown command \(arguments.command); use append, subscribe, resubscribe, read-without-descriptors, "
                 + "read-without-data-descriptor, "
-                + "hold-readers or write", status: 2
+                + "hold-readers, race or write", status: 2
         )
     }
 } catch {

@@ -1,19 +1,35 @@
-import ChangeLogTestSupport
 import Foundation
 import Synchronization
-import Testing
 
 /// A running `ChangeLogWorker` (Tests/ChangeLogWorker), whose output lines are collected as they
-/// arrive, each with the time it arrived.
-final class WorkerProcess: Sendable {
+/// arrive, each with the time it arrived; ``run(_:)`` runs one to its end. The worker is built
+/// with the tests (`swift build --build-tests`) and found beside the test runner.
+package final class WorkerProcess: Sendable {
     /// One line the worker printed.
-    struct Line: Sendable {
-        var text: String
-        var time: ContinuousClock.Instant
+    package struct Line: Sendable {
+        /// The line, without its newline.
+        package var text: String
+        /// When the line arrived.
+        package var time: ContinuousClock.Instant
     }
 
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+    /// The worker could not be found, did not print what was awaited, or did not exit.
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
+    }
+
+    /// A worker's run to its end: its termination status and everything it printed.
+    package struct Run: Sendable, CustomStringConvertible {
+        /// The exit status, or the signal number when it was killed.
+        package var status: Int32
+        /// Its standard output.
+        package var stdout: String
+        /// Its standard error.
+        package var stderr: String
+
+        package var description: String {
+            "status \(status), stdout \(stdout.debugDescription), stderr \(stderr.debugDescription)"
+        }
     }
 
     private struct Output {
@@ -25,9 +41,11 @@ final class WorkerProcess: Sendable {
 
     private let process: Process
     private let output = Mutex(Output())
+    /// The worker's standard input, when it was started with one to write to.
+    private let input: FileHandle?
 
     /// The built worker, in the build products directory beside the test runner.
-    static func binary() throws -> URL {
+    package static func binary() throws -> URL {
         var directories: [URL] = [
             URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
         ]
@@ -46,8 +64,9 @@ final class WorkerProcess: Sendable {
                 + "build it with `swift build --build-tests`")
     }
 
-    /// Starts the worker with `arguments`.
-    init(_ arguments: [String]) throws {
+    /// Starts the worker with `arguments`; with `writableInput`, its standard input is a pipe
+    /// that ``send(_:)`` writes to, otherwise it reads nothing (`/dev/null`).
+    package init(_ arguments: [String], writableInput: Bool = false) throws {
         process = Process()
         process.executableURL = try Self.binary()
         process.arguments = arguments
@@ -55,7 +74,14 @@ final class WorkerProcess: Sendable {
         let stderr = Pipe()
         process.standardOutput = stdout
         process.standardError = stderr
-        process.standardInput = FileHandle.nullDevice
+        if writableInput {
+            let stdin = Pipe()
+            process.standardInput = stdin
+            input = stdin.fileHandleForWriting
+        } else {
+            process.standardInput = FileHandle.nullDevice
+            input = nil
+        }
         try process.run()
         startReading(stdout.fileHandleForReading, isStandardOutput: true)
         startReading(stderr.fileHandleForReading, isStandardOutput: false)
@@ -86,16 +112,33 @@ final class WorkerProcess: Sendable {
         thread.start()
     }
 
+    /// Runs the worker with `arguments` to its end and returns its status and output.
+    package static func run(_ arguments: [String]) async throws -> Run {
+        let worker = try WorkerProcess(arguments)
+        let status = try await worker.waitForExit()
+        let stdout = worker.output.withLock { output in
+            output.lines.map { $0.text + "\n" }.joined() + String(decoding: output.pending, as: UTF8.self)
+        }
+        return Run(status: status, stdout: stdout, stderr: worker.errors)
+    }
+
     /// The complete lines printed so far.
-    var lines: [Line] { output.withLock { $0.lines } }
+    package var lines: [Line] { output.withLock { $0.lines } }
     /// What the worker wrote to standard error so far.
-    var errors: String { output.withLock { String(decoding: $0.errors, as: UTF8.self) } }
+    package var errors: String { output.withLock { String(decoding: $0.errors, as: UTF8.self) } }
     /// The worker's process identifier.
-    var processIdentifier: Int32 { process.processIdentifier }
+    package var processIdentifier: Int32 { process.processIdentifier }
+
+    /// Writes `line` and a newline to the worker's standard input (started with
+    /// `writableInput`).
+    package func send(_ line: String) throws {
+        guard let input else { throw Failure(description: "the worker was started without writableInput") }
+        try input.write(contentsOf: Data((line + "\n").utf8))
+    }
 
     /// The first line (from the `after`th on) that satisfies `predicate`, waiting for it. The
     /// timeout is a hang guard, generous enough for a sanitizer build on a loaded machine.
-    func waitForLine(
+    package func waitForLine(
         after index: Int = 0, timeout: Duration = .seconds(300), _ predicate: (String) -> Bool
     ) async throws -> Line {
         let deadline = ContinuousClock.now + timeout
@@ -112,7 +155,7 @@ final class WorkerProcess: Sendable {
     }
 
     /// Sends SIGKILL.
-    func kill() {
+    package func kill() {
         _ = Foundation.kill(process.processIdentifier, SIGKILL)
     }
 
@@ -120,7 +163,7 @@ final class WorkerProcess: Sendable {
     /// termination status (the signal number when it was killed). Kills it after `timeout`, a
     /// hang guard generous enough for a sanitizer build on a loaded machine.
     @discardableResult
-    func waitForExit(timeout: Duration = .seconds(300)) async throws -> Int32 {
+    package func waitForExit(timeout: Duration = .seconds(300)) async throws -> Int32 {
         let deadline = ContinuousClock.now + timeout
         while process.isRunning || output.withLock({ $0.openStreams > 0 }) {
             guard ContinuousClock.now < deadline else {
