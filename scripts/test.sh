@@ -13,6 +13,9 @@ scripts/test-js.sh
 # An app that names the package with `traits: []` resolves none of the server's or tool's dependencies
 # and builds without LMDB.
 scripts/consumer-footprint.sh --check
+# ChangeLog's core and the file engine compile with the trait LMDB off, as such an app builds
+# them (a scratch folder of its own: the traits change every module's flags).
+swift build --target ChangeLogFile --disable-default-traits --scratch-path .build-nolmdb
 # Every module imports only what its target declares (a module reached through another
 # dependency's dependencies is an error, not a silent success).
 swift test --explicit-target-dependency-import-check error "$@"
