@@ -58,6 +58,6 @@ struct FileLogCommandTests {
         #expect(damaged.stderr.split(separator: "\n").count == 1, "\(damaged)")
         let importing = try await ToolRunner.run(["import", "-", "--log", "file:" + file], input: Fixtures.history)
         #expect(importing.status != 0)
-        #expect(importing.stderr.contains("reads log files"), "\(importing)")
+        #expect(importing.stderr.contains("log directories only"), "\(importing)")
     }
 }

@@ -64,9 +64,19 @@ struct LogOptions: ParsableArguments {
     /// (its data file cut short meanwhile) ends the tool with status 2 and a message, and what
     /// was being appended is not committed (``DataFileFault``).
     func openOrCreate(fileMode: Int = ChangeLog.Options.privateFileMode) throws -> ChangeLog {
-        if Self.filePath(path) != nil {
-            throw InputError(
-                "\(path): the tool reads log files (file:PATH) and writes log directories only; pass a log directory")
+        try Self.openOrCreate(at: path, fileMode: fileMode, allowsFile: false)
+    }
+
+    /// ``openOrCreate(fileMode:)`` for the log at `path`; with `allowsFile`, `file:PATH` opens
+    /// or creates a log file (the file engine), private to the user unless `fileMode` says
+    /// otherwise.
+    static func openOrCreate(at path: String, fileMode: Int, allowsFile: Bool) throws -> ChangeLog {
+        if let file = filePath(path) {
+            guard allowsFile else {
+                throw InputError(
+                    "\(path): this command writes log directories only; pass a log directory (`replay copy` converts)")
+            }
+            return try ChangeLog(fileAt: file, options: .init(createIfMissing: true, fileMode: fileMode))
         }
         try NewLogPlace.check(path)
         DataFileFault.exitOnFault(writingLogAt: path)
