@@ -8,7 +8,7 @@ struct LogOptions: ParsableArguments {
     @Option(
         name: .customLong("log"),
         help: ArgumentHelp(
-            "The log directory, or file:PATH for a log file (default: $REPLAY_LOG, else ./replay.lmdb).",
+            "The log directory, or a log file (also as file:PATH) (default: $REPLAY_LOG, else ./replay.lmdb).",
             valueName: "path"))
     var explicitPath: String?
 
@@ -52,10 +52,12 @@ struct LogOptions: ParsableArguments {
         return log
     }
 
-    /// The path of the log file `path` names as `file:PATH` (the file engine), or `nil` for a log
-    /// directory (LMDB).
+    /// The path of the log file `path` names: `file:PATH`, or a regular file that starts as a log
+    /// file does (``ChangeLog/isLogFile(atPath:)``); `nil` for a log directory (LMDB), and for
+    /// anything else, which LMDB's opening then refuses with what it is.
     static func filePath(_ path: String) -> String? {
-        path.hasPrefix("file:") ? String(path.dropFirst("file:".count)) : nil
+        if path.hasPrefix("file:") { return String(path.dropFirst("file:".count)) }
+        return ChangeLog.isLogFile(atPath: path) ? path : nil
     }
 
     /// Opens the log, creating it when it does not exist: private to the user (0600 files in a
