@@ -19,7 +19,7 @@ struct Replay: AsyncParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            DemoCommand.self, ImportCommand.self, ExportCommand.self, DiffCommand.self, LogCommand.self,
+            DemoCommand.self, ImportCommand.self, ExportCommand.self, CopyCommand.self, DiffCommand.self, LogCommand.self,
             ShowCommand.self, HistoryCommand.self, VerifyCommand.self, PlayCommand.self, ReduceCommand.self,
             TailCommand.self,
             StatsCommand.self, ServeCommand.self, ViewCommand.self,

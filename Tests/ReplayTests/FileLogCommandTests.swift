@@ -29,7 +29,7 @@ struct FileLogCommandTests {
         return (directory, lmdb, file)
     }
 
-    @Test("export, show, verify and log read a log file as they read the LMDB log")
+    @Test("export, show, verify and log read a log file, named file:PATH or by its path, as they read the LMDB log")
     func readingCommands() async throws {
         let (directory, lmdb, file) = try await Self.makeLogs()
         defer { directory.remove() }
@@ -39,7 +39,14 @@ struct FileLogCommandTests {
             #expect(fromLMDB.status == 0, "\(fromLMDB)")
             #expect(fromFile.status == 0, "\(fromFile)")
             #expect(fromFile.stdout == fromLMDB.stdout.replacingOccurrences(of: lmdb, with: "file:" + file))
+            let byPath = try await ToolRunner.run(command + ["--log", file])
+            #expect(byPath.status == 0, "\(byPath)")
+            #expect(byPath.stdout == fromLMDB.stdout.replacingOccurrences(of: lmdb, with: file))
         }
+        let notALog = try directory.write("notes.txt", "not a log\n")
+        let refused = try await ToolRunner.run(["verify", "--log", notALog])
+        #expect(refused.status == 2, "\(refused)")
+        #expect(refused.stderr == "replay: \(notALog) is a file; a log is a directory: pass the directory's path\n")
     }
 
     @Test("a missing or damaged log file is refused with one line, and writing commands refuse file:PATH")
@@ -58,6 +65,6 @@ struct FileLogCommandTests {
         #expect(damaged.stderr.split(separator: "\n").count == 1, "\(damaged)")
         let importing = try await ToolRunner.run(["import", "-", "--log", "file:" + file], input: Fixtures.history)
         #expect(importing.status != 0)
-        #expect(importing.stderr.contains("reads log files"), "\(importing)")
+        #expect(importing.stderr.contains("log directories only"), "\(importing)")
     }
 }

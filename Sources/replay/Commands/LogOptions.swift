@@ -8,7 +8,7 @@ struct LogOptions: ParsableArguments {
     @Option(
         name: .customLong("log"),
         help: ArgumentHelp(
-            "The log directory, or file:PATH for a log file (default: $REPLAY_LOG, else ./replay.lmdb).",
+            "The log directory, or a log file (also as file:PATH) (default: $REPLAY_LOG, else ./replay.lmdb).",
             valueName: "path"))
     var explicitPath: String?
 
@@ -52,10 +52,12 @@ struct LogOptions: ParsableArguments {
         return log
     }
 
-    /// The path of the log file `path` names as `file:PATH` (the file engine), or `nil` for a log
-    /// directory (LMDB).
+    /// The path of the log file `path` names: `file:PATH`, or a regular file that starts as a log
+    /// file does (``ChangeLog/isLogFile(atPath:)``); `nil` for a log directory (LMDB), and for
+    /// anything else, which LMDB's opening then refuses with what it is.
     static func filePath(_ path: String) -> String? {
-        path.hasPrefix("file:") ? String(path.dropFirst("file:".count)) : nil
+        if path.hasPrefix("file:") { return String(path.dropFirst("file:".count)) }
+        return ChangeLog.isLogFile(atPath: path) ? path : nil
     }
 
     /// Opens the log, creating it when it does not exist: private to the user (0600 files in a
@@ -64,9 +66,19 @@ struct LogOptions: ParsableArguments {
     /// (its data file cut short meanwhile) ends the tool with status 2 and a message, and what
     /// was being appended is not committed (``DataFileFault``).
     func openOrCreate(fileMode: Int = ChangeLog.Options.privateFileMode) throws -> ChangeLog {
-        if Self.filePath(path) != nil {
-            throw InputError(
-                "\(path): the tool reads log files (file:PATH) and writes log directories only; pass a log directory")
+        try Self.openOrCreate(at: path, fileMode: fileMode, allowsFile: false)
+    }
+
+    /// ``openOrCreate(fileMode:)`` for the log at `path`; with `allowsFile`, `file:PATH` opens
+    /// or creates a log file (the file engine), private to the user unless `fileMode` says
+    /// otherwise.
+    static func openOrCreate(at path: String, fileMode: Int, allowsFile: Bool) throws -> ChangeLog {
+        if let file = filePath(path) {
+            guard allowsFile else {
+                throw InputError(
+                    "\(path): this command writes log directories only; pass a log directory (`replay copy` converts)")
+            }
+            return try ChangeLog(fileAt: file, options: .init(createIfMissing: true, fileMode: fileMode))
         }
         try NewLogPlace.check(path)
         DataFileFault.exitOnFault(writingLogAt: path)
