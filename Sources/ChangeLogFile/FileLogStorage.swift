@@ -70,6 +70,8 @@ final class FileLogStorage: LogStorage {
         identity: (UInt64, UInt64), tornTail: FileLogTornTail?
     ) {
         var initial = State(index: index, window: FileWindow(descriptor: descriptor))
+        // What an earlier noSync writer appended may not be flushed: the first flush says so.
+        initial.unflushed = !readOnly && durability == .noSync
         if readOnly, let tornTail { initial.tailSeenAtSize = tornTail.offset + tornTail.length }
         self.path = path
         self.descriptor = descriptor

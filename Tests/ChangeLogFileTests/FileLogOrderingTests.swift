@@ -132,6 +132,21 @@ import Testing
         }
     }
 
+    @Test func aNoSyncWritersFirstFlushProtectsWhatAnEarlierOneLeftUnflushed() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory + "/log"
+            let (log, ends) = try await makeLog(at: path, count: 5, durability: .noSync, seed: 17)
+            _ = consume log
+            #expect(try fileSize(path) == ends.last!)
+            let next = try ChangeLog(fileAt: path, options: .init(durability: .noSync))
+            try next.flush()
+            let bytes = try bytes(path)
+            #expect(bytes.count == ends.last! + FileLogLayout.commitFrameSize)
+            #expect(bytes[ends.last!] == FileLogLayout.Kind.orderedCommit.rawValue)
+            #expect(try await next.verify().isValid)
+        }
+    }
+
     @Test func aReaderScansAnUnchangedTornTailOnce() async throws {
         try await withTemporaryDirectory { directory in
             let path = directory + "/log"
