@@ -29,6 +29,7 @@ let package = Package(
                 "RawLMDB",
                 .product(name: "Benchmark", package: "package-benchmark"),
                 .product(name: "ChangeLog", package: "ListChangeLog"),
+                .product(name: "ChangeLogFile", package: "ListChangeLog"),
                 .product(name: "ChangeLogTools", package: "ListChangeLog"),
                 .product(name: "ListAdapter", package: "ListChangeLog"),
                 .product(name: "ListFormat", package: "ListChangeLog"),

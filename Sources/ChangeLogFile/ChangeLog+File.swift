@@ -6,8 +6,10 @@ extension ChangeLog {
     /// on LMDB does: appending, every reading API, verify, play and subscriptions.
     ///
     /// What the options mean for a file: `Options.durability` says how appends are synced
-    /// (`Durability.durable`: `fsync` before each append returns; `Durability.noMetaSync`:
-    /// `fdatasync`; `Durability.noSync`: only `flush()`); `Options.readOnly` opens without
+    /// (`Durability.durable`: the frames, then the commit frame, each synced with `fsync`
+    /// before an append returns; `Durability.noMetaSync`: the same with `fdatasync`;
+    /// `Durability.noSync`: only `flush()` syncs, and a power loss may cut what followed the
+    /// last flush, never what preceded it); `Options.readOnly` opens without
     /// the writer's lock; `Options.fileMode` is the new file's mode; `Options.untrusted` checks
     /// every record at open. The map and reader options are LMDB's, and ignored. Retention is not
     /// supported: `dropRevisions(before:)` throws `ChangeLogError.Code.invalidArgument`.

@@ -91,7 +91,7 @@ extension FileLogIndex {
                     return "a committed chunk \(frame.key) follows chunk \(largest)"
                 }
                 largest = frame.key
-            case .commit:
+            case .commit, .orderedCommit:
                 return "a commit frame inside a transaction"
             }
         }
@@ -102,7 +102,7 @@ extension FileLogIndex {
                 records.append(frame.location)
             case .chunk:
                 chunks[frame.key] = frame.location
-            case .commit:
+            case .commit, .orderedCommit:
                 break
             }
         }

@@ -2,13 +2,14 @@ import CXXHash
 
 /// Reads a log file's transactions from where its index ends to where the file ends, adding
 /// each committed one to the index, and says what follows the last: nothing, or a tail
-/// without a valid commit frame (torn, or garbage), or damage (a committed transaction after
-/// one that fails).
+/// (torn, garbage, or after a power loss what a ``ChangeLog/Durability/noSync`` writer had not
+/// flushed), or damage (an ordered commit frame after a transaction that fails, see
+/// ``FileLogLayout``).
 ///
 /// Every length is checked against the file's size before it is followed, every checksum
 /// before a frame counts: hostile bytes make the scan stop or report, never read out of
-/// bounds. It reads each byte about once (``FileWindow``); the search for a committed
-/// transaction after a failing one checksums disjoint ranges only, so it stays linear.
+/// bounds. It reads each byte about once (``FileWindow``), and holds one frame description per
+/// at least 22 bytes of file (``FileLogLayout/minimumSealedPayload``).
 struct FileLogScanner {
     /// What follows the transactions the scan added.
     enum Outcome: Equatable {
@@ -16,8 +17,8 @@ struct FileLogScanner {
         case complete
         /// A tail from `start` to the file's end that holds no committed transaction.
         case tail(start: UInt64, length: UInt64)
-        /// A transaction at `start` fails (`reason`) while a committed one follows it at
-        /// `committedAt`, or a committed transaction does not continue the log.
+        /// A transaction at `start` fails (`reason`) while an ordered commit frame follows it,
+        /// or a committed transaction does not continue the log.
         case damage(start: UInt64, reason: String)
     }
 
@@ -41,11 +42,11 @@ struct FileLogScanner {
                     return .damage(start: start, reason: wrong)
                 }
             case .failed(let reason):
-                if let committed = try committedTransaction(after: start, fileSize: fileSize) {
+                if let ordered = try orderedCommitFrame(after: start, fileSize: fileSize) {
                     return .damage(
                         start: start,
-                        reason: "the transaction at offset \(start) \(reason), yet a committed one follows at offset "
-                            + "\(committed)")
+                        reason: "the transaction at offset \(start) \(reason), yet it reached the disk whole before "
+                            + "the ordered commit frame at offset \(ordered)")
                 }
                 return .tail(start: start, length: fileSize - start)
             }
@@ -77,7 +78,7 @@ struct FileLogScanner {
             guard fileSize - position - headerSize >= length else {
                 return .failed("holds a frame at offset \(position) of \(length) bytes, past the file's end")
             }
-            if kind == .commit {
+            if kind.isCommit {
                 guard length == UInt64(FileLogLayout.commitPayloadSize), header.key == start else {
                     return .failed("holds a damaged commit frame at offset \(position)")
                 }
@@ -87,6 +88,9 @@ struct FileLogScanner {
                 }
                 guard valid == true else { return .failed("fails its commit frame's checksum") }
                 return .committed(frames, end: position + UInt64(FileLogLayout.commitFrameSize))
+            }
+            guard length >= UInt64(FileLogLayout.minimumSealedPayload) else {
+                return .failed("holds a frame at offset \(position) of \(length) bytes, too short for a sealed value")
             }
             let complete = try window.forEachPiece(at: position, count: headerSize + length) { piece in
                 _ = XXH3_64bits_update(state, piece.baseAddress, piece.count)
@@ -100,24 +104,24 @@ struct FileLogScanner {
     }
 
     /// Whether `frame`, the ``FileLogLayout/commitFrameSize`` bytes at `offset`, is a whole
-    /// commit frame: its kind, length, magic and its checksum of itself.
+    /// commit frame of either kind: its kind, length, magic and its checksum of itself.
     static func isValidCommitFrame(_ frame: UnsafeRawBufferPointer, at offset: UInt64) -> Bool {
-        guard frame[0] == FileLogLayout.Kind.commit.rawValue,
+        guard FileLogLayout.Kind(rawValue: frame[0])?.isCommit == true,
             FileLogLayout.readUInt32(frame, at: 1) == UInt32(FileLogLayout.commitPayloadSize),
             frame[13..<21].elementsEqual(FileLogLayout.commitMagic)
         else { return false }
         return FileLogLayout.selfChecksum(ofCommitFrame: frame, at: offset) == FileLogLayout.readUInt64(frame, at: 29)
     }
 
-    /// The offset of a committed transaction's commit frame after `start` (its transaction
-    /// starting at or after `start`), or `nil` when there is none: whether what follows a
-    /// failing transaction is all tail.
-    private func committedTransaction(after start: UInt64, fileSize: UInt64) throws -> UInt64? {
+    /// The offset of a whole, self-valid ordered commit frame at or after `start`, or `nil` when
+    /// there is none: whether the failing bytes from `start` on were once synced whole (damage)
+    /// or may be a write cut short (a tail).
+    ///
+    /// It looks for the commit magic window by window and checks each candidate's 37 bytes:
+    /// linear in the tail's length.
+    private func orderedCommitFrame(after start: UInt64, fileSize: UInt64) throws -> UInt64? {
         let magic = FileLogLayout.commitMagic
         let headerSize = UInt64(FileLogLayout.frameHeaderSize)
-        // Ranges already checksummed end here: later candidates start after it, so each byte is
-        // checksummed once.
-        var checkedUpTo = start
         var position = start + headerSize
         let step = UInt64(FileWindow.capacity - (magic.count - 1))
         while position < fileSize, fileSize - position >= UInt64(magic.count) {
@@ -135,37 +139,17 @@ struct FileLogScanner {
                 }
                 return found
             }
-            for match in matches ?? [] where match - start >= headerSize {
+            for match in matches ?? [] {
                 let frameOffset = match - headerSize
                 guard fileSize - frameOffset >= UInt64(FileLogLayout.commitFrameSize) else { continue }
-                let candidate = try window.withBytes(at: frameOffset, count: FileLogLayout.commitFrameSize) { frame in
-                    Self.isValidCommitFrame(frame, at: frameOffset)
-                        ? (
-                            from: FileLogLayout.readUInt64(frame, at: 5),
-                            checksum: FileLogLayout.readUInt64(frame, at: 21)
-                        )
-                        : nil
+                let ordered = try window.withBytes(at: frameOffset, count: FileLogLayout.commitFrameSize) { frame in
+                    frame[0] == FileLogLayout.Kind.orderedCommit.rawValue
+                        && Self.isValidCommitFrame(frame, at: frameOffset)
                 }
-                guard let candidate = candidate ?? nil else { continue }
-                guard candidate.from >= checkedUpTo, candidate.from <= frameOffset else { continue }
-                checkedUpTo = frameOffset + UInt64(FileLogLayout.commitFrameSize)
-                if try checksum(from: candidate.from, to: frameOffset) == candidate.checksum {
-                    return frameOffset
-                }
+                if ordered == true { return frameOffset }
             }
             position += step
         }
         return nil
-    }
-
-    /// XXH3-64 of the bytes from `start` to `end`, seeded with `start`.
-    private func checksum(from start: UInt64, to end: UInt64) throws -> UInt64? {
-        guard let state = XXH3_createState() else { return nil }
-        defer { XXH3_freeState(state) }
-        XXH3_64bits_reset_withSeed(state, start)
-        let complete = try window.forEachPiece(at: start, count: end - start) { piece in
-            _ = XXH3_64bits_update(state, piece.baseAddress, piece.count)
-        }
-        return complete ? XXH3_64bits_digest(state) : nil
     }
 }

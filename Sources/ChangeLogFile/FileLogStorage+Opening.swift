@@ -92,8 +92,14 @@ extension FileLogStorage {
                 try window.withBytes(at: 0, count: Int(min(size, UInt64(FileLogLayout.headerSize)))) { Array($0) }
                 ?? []
             switch FileLogLayout.check(header: header) {
-            case .valid:
-                break
+            case .valid(let version):
+                if version < FileLogLayout.version, !options.readOnly {
+                    // The writer appends ordered commit frames, which readers of the older layout
+                    // do not know: the header says so first (16 bytes, one sector).
+                    try writeAll(FileLogLayout.header(), at: 0, to: descriptor)
+                    guard fsync(descriptor) == 0 else { throw FileEngineError.systemCall("syncing the file") }
+                    window.invalidate()
+                }
             case .incomplete:
                 guard !options.readOnly else {
                     throw ChangeLogError(
@@ -103,15 +109,15 @@ extension FileLogStorage {
                         path: path)
                 }
                 guard ftruncate(descriptor, 0) == 0 else { throw FileEngineError.systemCall("emptying the file") }
-                try writeAll(FileLogLayout.header, at: 0, to: descriptor)
+                try writeAll(FileLogLayout.header(), at: 0, to: descriptor)
                 guard fsync(descriptor) == 0 else { throw FileEngineError.systemCall("syncing the file") }
                 size = UInt64(FileLogLayout.headerSize)
                 window.invalidate()
             case .otherVersion(let version):
                 throw ChangeLogError(
                     code: .unsupportedFormat,
-                    message: "the log file \(path) has layout version \(version), this library reads version "
-                        + "\(FileLogLayout.version); open it with a newer version of the library",
+                    message: "the log file \(path) has layout version \(version), this library reads versions "
+                        + "\(FileLogLayout.readableVersions.lowerBound) to \(FileLogLayout.readableVersions.upperBound); open it with a newer version of the library",
                     path: path)
             case .notALog:
                 throw ChangeLogError(

@@ -15,13 +15,21 @@ import Synchronization
 ///
 /// - One writing process at a time: a writer holds an exclusive `flock` on the file from its
 ///   open to its release; a second writer (in any process, this one included) is refused.
-/// - A write transaction is buffered and appended with one `pwrite` after the file's end,
-///   ended by its commit frame; it counts only once that frame is whole and checks.
+/// - A write transaction is buffered and appended after the file's end, ended by its commit
+///   frame; it counts only once that frame is whole and checks.
 /// - Readers never lock: a read first re-scans what was appended since the last one (only
-///   committed transactions count), then sees the file as it was at that moment.
-/// - Durability: ``ChangeLog/Durability/durable`` syncs the file (`fsync`) before an append
-///   returns, ``ChangeLog/Durability/noMetaSync`` syncs its data (`fdatasync`, which skips
-///   timestamps), ``ChangeLog/Durability/noSync`` never syncs but on ``flush()``.
+///   committed transactions count), then sees the file as it was at that moment. A tail it
+///   found is not scanned again while the file's size stays the same.
+/// - Durability: ``ChangeLog/Durability/durable`` writes a transaction's frames, syncs the file
+///   (`fsync`), then writes its ordered commit frame and syncs again before an append returns;
+///   ``ChangeLog/Durability/noMetaSync`` does the same with `fdatasync` (which skips
+///   timestamps). So damage to a synced transaction is refused, never cut as a tail
+///   (``FileLogLayout``). ``ChangeLog/Durability/noSync`` writes each transaction and its
+///   commit frame in one `pwrite` and never syncs but on ``flush()``, which syncs and then
+///   appends an ordered commit frame of no frames: a process killed loses nothing it appended;
+///   after a power loss the log opens at the last flush or later (what follows the first
+///   transaction that did not reach the disk is cut as a tail), and damage before the last
+///   flush is refused.
 /// - Retention is not supported yet: dropping revisions throws.
 /// - There is no history index: histories are answered by reading the revisions.
 final class FileLogStorage: LogStorage {
@@ -43,6 +51,14 @@ final class FileLogStorage: LogStorage {
         /// Set when a sync failed: whether the last transaction reached the disk is unknown, and
         /// other processes may already read it, so this instance writes nothing more.
         var syncFailure: FileEngineError?
+        /// The file's size when a reader's scan last ended in a tail: while the size stays so,
+        /// the tail is not scanned again.
+        var tailSeenAtSize: UInt64?
+        /// How many re-scans this instance ran, for the tests.
+        var rescans = 0
+        /// Whether a ``ChangeLog/Durability/noSync`` transaction was appended since the last
+        /// ordered commit frame.
+        var unflushed = false
     }
 
     private let state: Mutex<State>
@@ -53,13 +69,17 @@ final class FileLogStorage: LogStorage {
         path: String, descriptor: Int32, readOnly: Bool, durability: ChangeLog.Durability, index: FileLogIndex,
         identity: (UInt64, UInt64), tornTail: FileLogTornTail?
     ) {
+        var initial = State(index: index, window: FileWindow(descriptor: descriptor))
+        // What an earlier noSync writer appended may not be flushed: the first flush says so.
+        initial.unflushed = !readOnly && durability == .noSync
+        if readOnly, let tornTail { initial.tailSeenAtSize = tornTail.offset + tornTail.length }
         self.path = path
         self.descriptor = descriptor
         self.isReadOnly = readOnly
         self.durability = durability
         self.identity = identity
         self.tornTail = tornTail
-        state = Mutex(State(index: index, window: FileWindow(descriptor: descriptor)))
+        state = Mutex(initial)
     }
 
     deinit {
@@ -89,14 +109,16 @@ final class FileLogStorage: LogStorage {
         try state.withLock { state throws -> FileLogIndex.Snapshot in
             guard isReadOnly else { return state.index.snapshot }
             let size = try fileSize()
-            guard size != state.index.end else { return state.index.snapshot }
+            guard size != state.index.end, size != state.tailSeenAtSize else { return state.index.snapshot }
             guard size > state.index.end else {
                 throw FileEngineError(
                     what: "the file ends at offset \(size), before the end of what was committed, \(state.index.end)",
                     reportsDamage: true)
             }
             state.window.invalidate()
+            state.rescans += 1
             let outcome = try FileLogScanner(window: state.window).scan(into: &state.index, fileSize: size)
+            if case .tail = outcome { state.tailSeenAtSize = size } else { state.tailSeenAtSize = nil }
             if case .damage(_, let reason) = outcome {
                 throw ChangeLogError(
                     code: .malformedRecord,
@@ -113,23 +135,60 @@ final class FileLogStorage: LogStorage {
         return UInt64(information.st_size)
     }
 
+    /// How many times a read re-scanned the file (a reader's count), for the tests.
+    var rescans: Int {
+        state.withLock { $0.rescans }
+    }
+
     /// Appends `pending`'s frames and their commit frame, syncs as the durability says, and
     /// adds them to the index. Nothing to append, nothing is written.
     private func commit(_ pending: PendingFrames) throws {
         guard !pending.bytes.isEmpty else { return }
         if let failure = state.withLock({ $0.syncFailure }) { throw failure }
-        var bytes = pending.bytes
-        FileLogLayout.appendCommitFrame(to: &bytes, start: pending.start)
+        let end: UInt64
+        if durability == .noSync {
+            var bytes = pending.bytes
+            bytes += FileLogLayout.commitFrame(of: pending.bytes, start: pending.start, kind: .commit)
+            try append(bytes, at: pending.start)
+            end = pending.start + UInt64(bytes.count)
+            state.withLock { $0.unflushed = true }
+        } else {
+            end = try appendOrdered(pending.bytes, at: pending.start)
+        }
+        let frames = pending.frames
+        let wrong = state.withLock { state in state.index.add(frames, end: end) }
+        // The writer holds the lock and builds on its own index: a transaction the index refuses
+        // is a defect of this engine, which must not go on writing over it.
+        precondition(wrong == nil, "a transaction of this writer does not continue the log: \(wrong ?? "")")
+    }
+
+    /// Writes `frames` at `start`, syncs, writes their ordered commit frame after them and syncs
+    /// again; returns where the transaction ends.
+    private func appendOrdered(_ frames: [UInt8], at start: UInt64) throws -> UInt64 {
+        try append(frames, at: start)
+        try syncOrStop()
+        let commitAt = start + UInt64(frames.count)
+        try append(FileLogLayout.commitFrame(of: frames, start: start, kind: .orderedCommit), at: commitAt)
+        try syncOrStop()
+        return commitAt + UInt64(FileLogLayout.commitFrameSize)
+    }
+
+    /// Writes `bytes` at `offset`, cutting them away again if the write fails.
+    private func append(_ bytes: [UInt8], at offset: UInt64) throws {
         do {
-            try Self.writeAll(bytes, at: pending.start, to: descriptor)
+            try Self.writeAll(bytes, at: offset, to: descriptor)
         } catch {
             // Without its whole commit frame the transaction is no transaction to a reader; cut
             // it, so that nothing of it stays for a later one to follow (a full disk recovers).
-            _ = ftruncate(descriptor, off_t(pending.start))
+            _ = ftruncate(descriptor, off_t(offset))
             throw error
         }
+    }
+
+    /// Syncs the file as the durability says; a failure stops this writer.
+    private func syncOrStop() throws {
         do {
-            try sync(durability)
+            try sync(durability == .noSync ? .durable : durability)
         } catch {
             // The transaction may be on disk or not, and readers may have seen it: it is neither
             // cut nor followed. Reopening the log (a writer's open cuts a tail that did not
@@ -141,12 +200,6 @@ final class FileLogStorage: LogStorage {
             state.withLock { $0.syncFailure = failure }
             throw failure
         }
-        let end = pending.start + UInt64(bytes.count)
-        let frames = pending.frames
-        let wrong = state.withLock { state in state.index.add(frames, end: end) }
-        // The writer holds the lock and builds on its own index: a transaction the index refuses
-        // is a defect of this engine, which must not go on writing over it.
-        precondition(wrong == nil, "a transaction of this writer does not continue the log: \(wrong ?? "")")
     }
 
     /// Writes all of `bytes` at `offset`.
@@ -229,10 +282,23 @@ final class FileLogStorage: LogStorage {
         NoHistoryIndex()
     }
 
+    /// Syncs the file. After ``ChangeLog/Durability/noSync`` appends it also appends an ordered
+    /// commit frame of no frames and syncs it: what was appended before it is then protected
+    /// like a durable append (damage to it is refused, not cut after a power loss).
     func flush() throws(ChangeLogError) {
         guard !isReadOnly else { return }
+        writing.lock()
+        defer { writing.unlock() }
         do {
-            try syncAll()
+            guard state.withLock({ $0.unflushed }) else { return try syncAll() }
+            if let failure = state.withLock({ $0.syncFailure }) { throw failure }
+            let start = state.withLock { $0.index.end }
+            let end = try appendOrdered([], at: start)
+            let wrong = state.withLock { state in
+                state.unflushed = false
+                return state.index.add([], end: end)
+            }
+            precondition(wrong == nil, "an empty transaction does not continue the log: \(wrong ?? "")")
         } catch {
             throw ChangeLogError(
                 code: .storage, message: "cannot flush the log file \(path): \(error)", path: path,

@@ -46,4 +46,33 @@ import Testing
             #expect(try writer.latestRevision == 1)
         }
     }
+
+    @Test(arguments: [ChangeLog.Durability.durable, .noMetaSync, .noSync])
+    func afterAFlushAnotherProcessReadsTheRecords(durability: ChangeLog.Durability) async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory + "/log.changelog"
+            let writer = try ChangeLog(fileAt: path, options: .init(durability: durability))
+            var random = RandomSnapshots(seed: 21)
+            let snapshots = random.take(12)
+            for snapshot in snapshots { _ = try await writer.append(snapshot) }
+            // The commit frame's kind says how the transaction was written: ordered (4, synced
+            // after its frames) in the durable modes, in one write (3) without sync.
+            let kindOfLast = { () throws -> UInt8 in
+                let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+                return bytes[bytes.count - 37]
+            }
+            #expect(try kindOfLast() == (durability == .noSync ? 3 : 4))
+            try writer.flush()
+            #expect(try kindOfLast() == 4, "after a flush the file ends with an ordered commit frame")
+            let run = try await WorkerRun.run(
+                [
+                    "subscribe", "--engine", "file", "--read-only", "yes", "--log", path, "--from", "1", "--count",
+                    "12",
+                ], in: directory)
+            #expect(run.status == 0, "\(run)")
+            let revisions = run.stdout.split(separator: "\n").filter { !$0.hasPrefix("caughtUp") }
+            #expect(revisions == (1...12).map { "\($0)"[...] }, "\(run)")
+            #expect(try await writer.verify().isValid)
+        }
+    }
 }

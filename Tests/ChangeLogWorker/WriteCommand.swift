@@ -1,4 +1,5 @@
 import ChangeLog
+import ChangeLogFile
 import ChangeLogTestSupport
 import ChangeLogTools
 import Foundation
@@ -9,6 +10,9 @@ import Foundation
 /// `CrashContent.snapshot(seed:revision:items:)` whichever process appended it: each
 /// transaction appends after the latest revision it read, with `expectedLatest`, and reads
 /// again on a conflict.
+///
+/// With `--engine file` the log is a file (ChangeLogFile), and a torn tail its open cut is
+/// printed first, `torn OFFSET LENGTH`.
 ///
 /// Prints `ready L` once the log is open (L its latest revision), `committed A B` after a
 /// transaction of revisions A to B, `dropping T` and `dropped T` around
@@ -37,7 +41,9 @@ func runWrite(_ arguments: Arguments) async throws {
     if arguments.values["map-size"] != nil {
         options.initialMapSize = Int(arguments.number("map-size"))
     }
-    var log = try ChangeLog(path: path, options: options)
+    let file = arguments.values["engine"] == "file"
+    var log = file ? try ChangeLog(fileAt: path, options: options) : try ChangeLog(path: path, options: options)
+    if let tail = log.fileTornTail { emit("torn \(tail.offset) \(tail.length)") }
     emit("ready \(try log.latestRevision)")
     var done: UInt64 = 0
     while done < transactions {
@@ -46,7 +52,7 @@ func runWrite(_ arguments: Arguments) async throws {
         if reopenEvery > 0, done > 0, done % reopenEvery == 0 {
             // Closes the environment when nothing else holds it, so that the next open starts
             // again from the small initial map.
-            log = try reopen(path: path, options: options, closing: log)
+            log = try reopen(path: path, options: options, file: file, closing: log)
         }
         let latest = try log.latestRevision
         if dropEvery > 0, done > 0, done % dropEvery == 0, latest > keep, latest - keep > (try log.firstRevision) {
@@ -105,7 +111,9 @@ private func append(_ entries: [ChangeLog.AppendEntry], to log: ChangeLog, after
 
 /// Releases `log` and opens it again: the environment closes when nothing else holds it, so
 /// that the new one starts again from the small initial map.
-private func reopen(path: String, options: ChangeLog.Options, closing log: consuming ChangeLog) throws -> ChangeLog {
+private func reopen(
+    path: String, options: ChangeLog.Options, file: Bool, closing log: consuming ChangeLog
+) throws -> ChangeLog {
     _ = consume log
-    return try ChangeLog(path: path, options: options)
+    return file ? try ChangeLog(fileAt: path, options: options) : try ChangeLog(path: path, options: options)
 }

@@ -14,9 +14,10 @@ import Foundation
 //   ChangeLogWorker append --log PATH --count N [--items K] [--seed S] [--engine file]
 //       appends N revisions, one per transaction, and prints `committed R` after each returns;
 //       with `--engine file` (here and for subscribe) the log is a file (ChangeLogFile)
-//   ChangeLogWorker subscribe --log PATH --from R --count N [--poll-ms P] [--engine file]
+//   ChangeLogWorker subscribe --log PATH --from R --count N [--poll-ms P] [--engine file] [--read-only yes]
 //       prints `caughtUp L` when caught up and each revision number it receives; exits after N;
-//       checks for other processes' appends on file events and every P ms (default 100)
+//       checks for other processes' appends on file events and every P ms (default 100);
+//       `--read-only yes` opens the log for reading only (beside a writing process)
 //   ChangeLogWorker resubscribe --log PATH --count N
 //       subscribes from revision 1 and breaks off once caught up, N times in a row; prints
 //       `descriptors B P` and `threads B P`: the process's counts before the loop and at their
@@ -180,7 +181,8 @@ if arguments.command == "write" {
 do {
     let options = ChangeLog.Options(
         initialMapSize: Int(arguments.number("map-size", default: 16 << 20)),
-        subscriptionPollInterval: .milliseconds(Int64(arguments.number("poll-ms", default: 100))))
+        subscriptionPollInterval: .milliseconds(Int64(arguments.number("poll-ms", default: 100))),
+        readOnly: arguments.values["read-only"] != nil)
     let log =
         arguments.values["engine"] == "file"
         ? try ChangeLog(fileAt: arguments.string("log"), options: options)

@@ -1,5 +1,6 @@
 import ChangeLog
 import ChangeLogFile
+import ChangeLogTestSupport
 import Foundation
 import Testing
 
@@ -66,5 +67,44 @@ struct FileLogCommandTests {
         let importing = try await ToolRunner.run(["import", "-", "--log", "file:" + file], input: Fixtures.history)
         #expect(importing.status != 0)
         #expect(importing.stderr.contains("log directories only"), "\(importing)")
+    }
+
+    /// Waits for `server` to end; its status.
+    private static func finish(_ server: ToolRunner.Running) async -> Int32 {
+        await LoopbackHTTP.onThread {
+            _ = server.stderr.fileHandleForReading.readToEndRetryingInterruptions()
+            server.process.waitUntilExit()
+            return server.process.terminationStatus
+        }
+    }
+
+    @Test("serve --log file:PATH answers as it does on the LMDB log, and sees what a writer appends meanwhile")
+    func serving() async throws {
+        let (directory, lmdb, file) = try await Self.makeLogs()
+        defer { directory.remove() }
+        let (fromLMDB, lmdbPort) = try await ToolRunner.serve(["--log", lmdb])
+        let (fromFile, filePort) = try await ToolRunner.serve(["--log", "file:" + file])
+        for target in ["/api/revisions/2", "/api/revisions?from=1&to=3"] {
+            let expected = try await LoopbackHTTP.get(port: lmdbPort, target: target)
+            let served = try await LoopbackHTTP.get(port: filePort, target: target)
+            #expect(expected.status == 200, "\(target): \(expected.status)")
+            #expect(served.status == 200, "\(target): \(served.status)")
+            #expect(served.body == expected.body, "\(target)")
+        }
+        let before = try await LoopbackHTTP.get(port: filePort, target: "/api/log")
+        let latest = try ChangeLog(fileAt: file, options: .init(readOnly: true)).latestRevision
+        #expect(before.body.hasPrefix(#"{"oldest":1,"latest":\#(latest),"#), "\(before.body)")
+
+        // A writer in this process appends while the server (another process) serves the file.
+        let writer = try ChangeLog(fileAt: file)
+        _ = try await writer.append(try writer.snapshot(at: latest))
+        let after = try await LoopbackHTTP.get(port: filePort, target: "/api/log")
+        #expect(after.body.hasPrefix(#"{"oldest":1,"latest":\#(latest + 1),"#), "\(after.body)")
+        let appended = try await LoopbackHTTP.get(port: filePort, target: "/api/revisions/\(latest + 1)")
+        #expect(appended.status == 200)
+        for server in [fromLMDB, fromFile] {
+            server.process.terminate()
+            #expect(await Self.finish(server) == 0)
+        }
     }
 }
