@@ -6,7 +6,7 @@ import ArgumentParser
 struct Replay: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay",
-        abstract: "Audit, replay and reproduce list histories kept in an LMDB change log.",
+        abstract: "Audit, replay and reproduce list histories kept in a change log (an LMDB directory or a log file).",
         discussion: """
             Every command that touches a log takes --log PATH (default: $REPLAY_LOG, else \
             ./replay.lmdb). Reading commands never create a log.
@@ -19,7 +19,8 @@ struct Replay: AsyncParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            DemoCommand.self, ImportCommand.self, ExportCommand.self, CopyCommand.self, DiffCommand.self, LogCommand.self,
+            DemoCommand.self, ImportCommand.self, ExportCommand.self, CopyCommand.self, DiffCommand.self,
+            LogCommand.self,
             ShowCommand.self, HistoryCommand.self, VerifyCommand.self, PlayCommand.self, ReduceCommand.self,
             TailCommand.self,
             StatsCommand.self, ServeCommand.self, ViewCommand.self,
