@@ -182,6 +182,7 @@ let package = Package(
             dependencies: [
                 "ChangeLog", "ChangeLogFile", "ChangeLogTools", "ListAdapter", "ListFormat", "CLMDB",
                 "ChangeLogTestSupport", "replay",
+                .target(name: "ChangeLogPostgres", condition: .when(traits: ["Postgres"])),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]),
     ],

@@ -21,7 +21,7 @@ struct Replay: AsyncParsableCommand {
         subcommands: [
             DemoCommand.self, ImportCommand.self, ExportCommand.self, DiffCommand.self, LogCommand.self,
             ShowCommand.self, HistoryCommand.self, VerifyCommand.self, PlayCommand.self, ReduceCommand.self,
-            TailCommand.self,
+            TailCommand.self, LogsCommand.self,
             StatsCommand.self, ServeCommand.self, ViewCommand.self,
         ]
     )
