@@ -77,7 +77,29 @@ extension PostgresLogStorage {
         } catch let error as ChangeLogError {
             throw error
         } catch {
-            throw openingFailure(error, address: address)
+            throw PostgresLogStorage.openingFailure(error, address: address)
+        }
+    }
+}
+
+/// Statements run on a database outside any log, for the tests' set-up.
+package enum PostgresAdministration {
+    /// Runs `sql` (one statement, no parameters) on the database of `url`, for the tests'
+    /// set-up: databases to create, a schema version to change.
+    ///
+    /// - Throws: ``ChangeLogError`` as an open does.
+    package static func execute(_ sql: String, url: String) throws(ChangeLogError) {
+        let address = try PostgresLogAddress(url: url)
+        let connector = try PostgresConnector(address: address)
+        defer { connector.closeIdle() }
+        do {
+            try connector.withConnection { connection in
+                _ = try connection.run(PostgresQuery(unsafeSQL: sql), address: address, what: "running \(sql)")
+            }
+        } catch let error as ChangeLogError {
+            throw error
+        } catch {
+            throw PostgresLogStorage.openingFailure(error, address: address)
         }
     }
 }

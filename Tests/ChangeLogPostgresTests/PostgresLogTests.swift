@@ -175,3 +175,23 @@ func snapshotOf(_ event: LogSubscription.Event) -> LogSnapshot? {
     guard case .revision(let record) = event else { return nil }
     return record.snapshot
 }
+
+/// The schema's versions, in a database of their own.
+@Suite struct PostgresSchemaTests {
+    @Test func aDatabaseWithANewerSchemaIsRefusedClearly() async throws {
+        guard let url = TestServer.url, var components = URLComponents(string: url) else { return }
+        let database = "schema_\(UUID().uuidString.lowercased().prefix(8))"
+        try await offThePool { () throws(ChangeLogError) in
+            try PostgresAdministration.execute("CREATE DATABASE \(database)", url: url)
+        }
+        components.path = "/" + database
+        let own = components.string! + "?log=first"
+        _ = try await offThePool { try ChangeLog(url: own) }
+        try await offThePool { () throws(ChangeLogError) in
+            try PostgresAdministration.execute("UPDATE changelog_schema SET version = 2", url: own)
+        }
+        let error = await #expect(throws: ChangeLogError.self) { try await offThePool { try ChangeLog(url: own) } }
+        #expect(error?.code == .unsupportedFormat)
+        #expect(error?.message.contains("schema version 2") == true, "\(error?.message ?? "")")
+    }
+}
