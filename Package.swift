@@ -15,6 +15,8 @@ let package = Package(
         .library(name: "ListViewBinding", targets: ["ListViewBinding"]),
         .library(name: "ChangeLog", targets: ["ChangeLog"]),
         .library(name: "ChangeLogFile", targets: ["ChangeLogFile"]),
+        // The log on PostgreSQL, for logs shared by many machines: only its users build postgres-nio.
+        .library(name: "ChangeLogPostgres", targets: ["ChangeLogPostgres"]),
         // The tool's library, for `replay` and the benchmarks: an app embedding a log needs ChangeLog alone.
         .library(name: "ChangeLogTools", targets: ["ChangeLogTools"]),
         .library(name: "ChangeLogServer", targets: ["ChangeLogServer"]),
@@ -35,7 +37,8 @@ let package = Package(
             name: "Tool", description: "The replay tool and its library (ChangeLogTools): swift-argument-parser.",
             enabledTraits: ["Server", "LMDB"]),
         .trait(name: "Tests", description: "What the package's own tests add: swift-property-based."),
-        .default(enabledTraits: ["LMDB", "Server", "Tool", "Tests"]),
+        .trait(name: "Postgres", description: "The log on PostgreSQL (ChangeLogPostgres): postgres-nio."),
+        .default(enabledTraits: ["LMDB", "Server", "Tool", "Tests", "Postgres"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.6.0"),
@@ -47,6 +50,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.34.1"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.25.0"),
     ],
     targets: [
         .systemLibrary(
@@ -91,6 +96,17 @@ let package = Package(
         .target(
             name: "ChangeLogFile",
             dependencies: ["ChangeLog", "CXXHash", .product(name: "SystemPackage", package: "swift-system")]),
+        // The log in a PostgreSQL database, many named logs in one: for logs shared by many machines.
+        .target(
+            name: "ChangeLogPostgres",
+            dependencies: [
+                "ChangeLog",
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["Postgres"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Postgres"])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Postgres"])),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["Postgres"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Postgres"])),
+            ]),
         // What only the tool needs, over the log: the history reducer and its oracles, the snapshot
         // importer, the text renderers. `replay` (and the benchmarks) use it; apps need ChangeLog alone.
         .target(name: "ChangeLogTools", dependencies: ["ChangeLog", "ListAdapter", "ListFormat"]),
@@ -114,6 +130,7 @@ let package = Package(
             dependencies: [
                 "ChangeLog", "ChangeLogFile", "ChangeLogTools", "ChangeLogServer", "ListAdapter", "ListFormat",
                 "CStandardStreams",
+                .target(name: "ChangeLogPostgres", condition: .when(traits: ["Postgres"])),
                 "CZlib",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Tool"])),
                 .product(name: "SystemPackage", package: "swift-system"),
@@ -125,6 +142,7 @@ let package = Package(
             name: "ChangeLogWorker",
             dependencies: [
                 "ChangeLog", "ChangeLogFile", "ChangeLogTools", "ListAdapter", "CLMDB", "ChangeLogTestSupport",
+                .target(name: "ChangeLogPostgres", condition: .when(traits: ["Postgres"])),
             ],
             path: "Tests/ChangeLogWorker"),
         // libFuzzer targets, built and run by scripts/fuzz.sh; a plain build links an empty main.
@@ -153,10 +171,16 @@ let package = Package(
             name: "ChangeLogFileTests",
             dependencies: ["ChangeLogFile", "ChangeLog", "ListAdapter", "ChangeLogTestSupport", "ChangeLogWorker"]),
         // The engine conformance suite (Tests/ChangeLogTestSupport/EngineConformance) on every
-        // engine: LMDB, the file engine, the in-memory test engine.
+        // engine: LMDB, the file engine, PostgreSQL, the in-memory test engine.
         .testTarget(
             name: "EngineConformanceTests",
-            dependencies: ["ChangeLog", "ChangeLogFile", "ChangeLogTestSupport", "ListAdapter", "ChangeLogWorker"]),
+            dependencies: [
+                "ChangeLog", "ChangeLogFile", "ChangeLogTestSupport", "ListAdapter", "ChangeLogWorker",
+                .target(name: "ChangeLogPostgres", condition: .when(traits: ["Postgres"])),
+            ]),
+        .testTarget(
+            name: "ChangeLogPostgresTests",
+            dependencies: ["ChangeLogPostgres", "ChangeLog", "ListAdapter", "ChangeLogTestSupport"]),
         .testTarget(
             name: "ChangeLogToolsTests",
             dependencies: ["ChangeLogTools", "ChangeLog", "ListAdapter", "ListFormat", "ChangeLogTestSupport"]),
@@ -174,6 +198,7 @@ let package = Package(
             dependencies: [
                 "ChangeLog", "ChangeLogFile", "ChangeLogTools", "ListAdapter", "ListFormat", "CLMDB",
                 "ChangeLogTestSupport", "replay",
+                .target(name: "ChangeLogPostgres", condition: .when(traits: ["Postgres"])),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]),
     ],

@@ -2,7 +2,8 @@
 # Installs what the system lacks: the C libraries the package links, LMDB (liblmdb-dev), zlib
 # (zlib1g-dev), zstd (libzstd-dev) and xxHash (libxxhash-dev), found through pkg-config; with --browser (the test mode), also what the
 # viewer's tests use: the headless browser they drive (Debian's chromium) and Node.js, which checks
-# and tests the page's JavaScript (Debian's nodejs, 18 or later).
+# and tests the page's JavaScript (Debian's nodejs, 18 or later), and the PostgreSQL server the
+# PostgreSQL engine's tests start (Debian's postgresql; scripts/with-postgres.sh).
 set -euo pipefail
 
 missing=()
@@ -17,6 +18,10 @@ fi
 if [[ ${1:-} == --browser ]] && ! command -v node >/dev/null 2>&1; then
     missing+=(nodejs)
 fi
+if [[ ${1:-} == --browser ]] && ! compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null \
+    && ! { command -v pg_config >/dev/null 2>&1 && [[ -x "$(pg_config --bindir)/initdb" ]]; }; then
+    missing+=(postgresql)
+fi
 ((${#missing[@]} == 0)) && exit 0
 
 if command -v apt-get >/dev/null 2>&1; then
@@ -26,8 +31,8 @@ if command -v apt-get >/dev/null 2>&1; then
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 else
-    echo "bootstrap: missing ${missing[*]}; install LMDB, zstd and xxHash with pkg-config files (and Chromium and Node.js 18 or later for the tests)" >&2
-    echo "  macOS: brew install lmdb xxhash zstd pkg-config; brew install --cask chromium; brew install node" >&2
-    echo "  Fedora: dnf install lmdb-devel xxhash-devel libzstd-devel pkgconf chromium nodejs" >&2
+    echo "bootstrap: missing ${missing[*]}; install LMDB, zstd and xxHash with pkg-config files (and Chromium, Node.js 18 or later and PostgreSQL for the tests)" >&2
+    echo "  macOS: brew install lmdb xxhash zstd pkg-config; brew install --cask chromium; brew install node postgresql" >&2
+    echo "  Fedora: dnf install lmdb-devel xxhash-devel libzstd-devel pkgconf chromium nodejs postgresql-server" >&2
     exit 1
 fi

@@ -10,7 +10,8 @@
 #   scripts/consumer-footprint.sh ListAdapter ListViewBinding ChangeLog
 #   scripts/consumer-footprint.sh --check   resolves and plans the build, compiles nothing:
 #                                           fails if the default products, with traits: [],
-#                                           pull in anything but swift-system or build with
+#                                           pull in anything but swift-system (postgres-nio,
+#                                           swift-nio-ssl, Hummingbird, ...) or build with
 #                                           CLMDB (link liblmdb); and, as the check's own
 #                                           check, if with traits: ["LMDB"] they do not
 set -euo pipefail
@@ -61,6 +62,11 @@ if [[ ${products[0]} == --check ]]; then
     consumer "$work/check" ", traits: []"
     (cd "$work/check" && swift package resolve >"$work/check.log" 2>&1) || { cat "$work/check.log" >&2; exit 1; }
     extra=$(resolved "$work/check" | grep -vx swift-system || true)
+    # Named first: the PostgreSQL engine's client and its TLS are the heaviest to build.
+    if grep -qx -e postgres-nio -e swift-nio-ssl <<<"$extra"; then
+        echo "consumer-footprint.sh: an app using ${products[*]} with traits: [] resolves postgres-nio" >&2
+        exit 1
+    fi
     if [[ -n $extra ]]; then
         echo "consumer-footprint.sh: an app using ${products[*]} with traits: [] resolves more than swift-system:" $extra >&2
         exit 1

@@ -22,7 +22,7 @@ struct Replay: AsyncParsableCommand {
             DemoCommand.self, ImportCommand.self, ExportCommand.self, CopyCommand.self, DiffCommand.self,
             LogCommand.self,
             ShowCommand.self, HistoryCommand.self, VerifyCommand.self, PlayCommand.self, ReduceCommand.self,
-            TailCommand.self,
+            TailCommand.self, LogsCommand.self,
             StatsCommand.self, ServeCommand.self, ViewCommand.self,
         ]
     )

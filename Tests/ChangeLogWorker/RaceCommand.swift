@@ -4,15 +4,12 @@ import ChangeLogTestSupport
 import Foundation
 
 /// `race`: one of two processes racing to append after the same revision. Opens the log
-/// (`--engine file`: a log file; otherwise LMDB), prints `ready`, waits for a line on standard
+/// (`--engine file`: a log file; `--engine postgres`: a URL; otherwise LMDB), prints `ready`, waits for a line on standard
 /// input, then appends one snapshot with `expectedLatest` `--expected` and prints `won R` (the
 /// revision it got) or `conflict`. The parent tells both to go once both are ready, so each
 /// appends after the revision both read, whichever commits first.
 func runRace(_ arguments: Arguments) async throws {
-    let path = arguments.string("log")
-    let log =
-        arguments.values["engine"] == "file"
-        ? try ChangeLog(fileAt: path) : try ChangeLog(path: path)
+    let log = try openWorkerLog(arguments)
     let expected = arguments.number("expected")
     let snapshot = try EngineConformance.snapshot(expected + 1, seed: arguments.number("seed"))
     emit("ready")

@@ -183,10 +183,7 @@ do {
         initialMapSize: Int(arguments.number("map-size", default: 16 << 20)),
         subscriptionPollInterval: .milliseconds(Int64(arguments.number("poll-ms", default: 100))),
         readOnly: arguments.values["read-only"] != nil)
-    let log =
-        arguments.values["engine"] == "file"
-        ? try ChangeLog(fileAt: arguments.string("log"), options: options)
-        : try ChangeLog(path: arguments.string("log"), options: options)
+    let log = try openWorkerLog(arguments, options: options)
     switch arguments.command {
     case "append":
         let count = arguments.number("count")

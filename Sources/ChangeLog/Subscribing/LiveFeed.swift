@@ -129,7 +129,8 @@ package final class LiveFeed<Element: LiveFeedElement>: Sendable {
         case .start(let generation, let start):
             // Registered before the task's first read: step 2 of the argument.
             let listener = CommitListener(notifier: notifier)
-            let task = Task.detached { [self] in
+            // On the engine's own threads where its reads wait on the network.
+            let task = Task.detached(executorPreference: store.storage.readExecutor) { [self] in
                 await run(generation: generation, from: start, listener: listener.id)
             }
             if !state.withLock({ $0.install(task, listener: listener, generation: generation) }) {
@@ -154,7 +155,8 @@ package final class LiveFeed<Element: LiveFeedElement>: Sendable {
     }
 
     /// Reads the log from `start` on and publishes each revision, until the feed stops or a
-    /// read fails. Runs on the cooperative pool (a detached task), whoever its members are.
+    /// read fails. Runs on the cooperative pool (a detached task), whoever its members are, or on
+    /// the engine's own threads (``LogStorage/readExecutor``).
     private func run(generation: UInt64, from start: UInt64, listener: CommitNotifier.ListenerID) async {
         await run(generation: generation, from: start, listener: listener, decoding: decoding)
     }

@@ -159,28 +159,34 @@ struct RevisionSubscriber<Decoding: RevisionDecoding> where Decoding.Element: Li
         return batch.latest
     }
 
-    /// The oldest and the latest revision stored, read on the cooperative pool.
+    /// The oldest and the latest revision stored, read on the cooperative pool (or on the
+    /// engine's own threads, ``LogStorage/readExecutor``).
     @concurrent
     private static func measure(_ store: LogStore, from requested: UInt64) async throws(ChangeLogError) -> (
         first: UInt64?, latest: UInt64
     ) {
-        try store.read(during: "subscribing to") { transaction in
-            let first = try store.first(in: transaction)
-            if let first, requested > 1, requested < first {
-                throw try store.missingRevision(requested, in: transaction)
+        try await withTaskExecutorPreference(store.storage.readExecutor) { () throws(ChangeLogError) in
+            try store.read(during: "subscribing to") { transaction in
+                let first = try store.first(in: transaction)
+                if let first, requested > 1, requested < first {
+                    throw try store.missingRevision(requested, in: transaction)
+                }
+                return (first, try store.latest(in: transaction)?.revision ?? 0)
             }
-            return (first, try store.latest(in: transaction)?.revision ?? 0)
         }
     }
 
-    /// Reads one batch from `cursor`, on the cooperative pool rather than the caller's actor.
+    /// Reads one batch from `cursor`, on the cooperative pool rather than the caller's actor (or
+    /// on the engine's own threads, ``LogStorage/readExecutor``).
     @concurrent
     private static func read(_ cursor: RevisionCursor<Decoding>, upTo end: UInt64?) async throws(ChangeLogError)
         -> (RevisionCursor<Decoding>, RevisionCursor<Decoding>.Batch)
     {
-        var cursor = cursor
-        let batch = try cursor.read(upTo: end)
-        return (cursor, batch)
+        try await withTaskExecutorPreference(cursor.store.storage.readExecutor) { () throws(ChangeLogError) in
+            var cursor = cursor
+            let batch = try cursor.read(upTo: end)
+            return (cursor, batch)
+        }
     }
 
     /// Ends the subscription, leaves the feed and frees its listener; buffered revisions,

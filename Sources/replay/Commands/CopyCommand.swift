@@ -11,9 +11,10 @@ struct CopyCommand: AsyncParsableCommand {
         discussion: """
             Each revision is copied as it is stored: its number, time, metadata, snapshot and \
             changes (changes that disagree with the snapshots stay as evidence, and `replay \
-            verify` fails on both logs alike). Either log is a log directory (LMDB) or \
-            file:PATH (a log file); the target is created when missing, private to the user \
-            unless --mode says otherwise.
+            verify` fails on both logs alike). Either log is a log directory (LMDB), a log \
+            file (file:PATH) or a log on PostgreSQL (postgres://USER@HOST/DATABASE?log=NAME); \
+            the target is created when missing, private to the user unless --mode says \
+            otherwise.
 
             A copy resumes: when the target already holds revisions, they must be the source's \
             first ones (the target's latest revision is compared with the source's), and the \
@@ -28,6 +29,7 @@ struct CopyCommand: AsyncParsableCommand {
             Examples:
               replay copy --from app.lmdb --to file:app.changelog
               replay copy --from file:crash.changelog --to crash.lmdb
+              replay copy --from app.lmdb --to 'postgres://app@db.internal/audit?log=inbox'
             """
     )
 
@@ -41,6 +43,13 @@ struct CopyCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "For a postgres:// log: a file whose first line is the password, when neither the URL nor "
+                + "$PGPASSWORD gives one.",
+            valueName: "file"))
+    var passwordFile: String?
+
+    @Option(
+        help: ArgumentHelp(
             "Revisions written per transaction: an interruption keeps the batches before.", valueName: "n"))
     var batch = 256
 
@@ -51,9 +60,10 @@ struct CopyCommand: AsyncParsableCommand {
 
     func run() async throws {
         let outcome = try await failingWithBadInput {
-            let source = try LogOptions.openExisting(at: from)
+            let source = try LogOptions.openExisting(at: from, passwordFile: passwordFile)
             try LogCopy.checkSource(source, named: from)
-            let target = try LogOptions.openOrCreate(at: to, fileMode: modeOption.fileMode, allowsFile: true)
+            let target = try LogOptions.openOrCreate(
+                at: to, fileMode: modeOption.fileMode, allowsFile: true, passwordFile: passwordFile)
             let copy = LogCopy(source: source, target: target, sourceName: from, targetName: to, batch: batch)
             let range = try copy.plan()
             return try await Interruption.catching(

@@ -3,14 +3,27 @@ import ChangeLog
 import ChangeLogFile
 import Foundation
 
+#if Postgres
+    import ChangeLogPostgres
+#endif
+
 /// `--log PATH`, shared by every command that touches a log.
 struct LogOptions: ParsableArguments {
     @Option(
         name: .customLong("log"),
         help: ArgumentHelp(
-            "The log directory, or a log file (also as file:PATH) (default: $REPLAY_LOG, else ./replay.lmdb).",
+            "The log directory, a log file (also as file:PATH), or postgres://USER@HOST:PORT/DATABASE?log=NAME for "
+                + "a log on PostgreSQL (default: $REPLAY_LOG, else ./replay.lmdb).",
             valueName: "path"))
     var explicitPath: String?
+
+    @Option(
+        name: .customLong("password-file"),
+        help: ArgumentHelp(
+            "For a postgres:// log: a file whose first line is the password, when neither the URL nor "
+                + "$PGPASSWORD gives one.",
+            valueName: "file"))
+    var passwordFile: String?
 
     /// The path in effect: `--log`, else `$REPLAY_LOG`, else `./replay.lmdb`.
     var path: String { Self.resolve(explicitPath) }
@@ -35,11 +48,17 @@ struct LogOptions: ParsableArguments {
     /// read (its data file cut short meanwhile) ends the tool with status 2 and a message
     /// (``DataFileFault``).
     func openExisting() throws -> ChangeLog {
-        try Self.openExisting(at: path)
+        try Self.openExisting(at: path, passwordFile: passwordFile)
     }
 
-    /// ``openExisting()`` for the log at `path`.
-    static func openExisting(at path: String) throws -> ChangeLog {
+    /// ``openExisting()`` for the log at `path`. A `postgres://` or `postgresql://` URL is a log
+    /// on PostgreSQL, never a path: opened for reading only, its records checked at open.
+    static func openExisting(at path: String, passwordFile: String? = nil) throws -> ChangeLog {
+        if isPostgresURL(path) {
+            return try openPostgres(
+                path, passwordFile: passwordFile,
+                options: .init(createIfMissing: false, readOnly: true, untrusted: true))
+        }
         if let file = filePath(path) {
             // A log file is read with pread, never mapped: no bus error to catch.
             return try ChangeLog(fileAt: file, options: .init(createIfMissing: false, readOnly: true, untrusted: true))
@@ -66,13 +85,18 @@ struct LogOptions: ParsableArguments {
     /// (its data file cut short meanwhile) ends the tool with status 2 and a message, and what
     /// was being appended is not committed (``DataFileFault``).
     func openOrCreate(fileMode: Int = ChangeLog.Options.privateFileMode) throws -> ChangeLog {
-        try Self.openOrCreate(at: path, fileMode: fileMode, allowsFile: false)
+        try Self.openOrCreate(at: path, fileMode: fileMode, allowsFile: false, passwordFile: passwordFile)
     }
 
-    /// ``openOrCreate(fileMode:)`` for the log at `path`; with `allowsFile`, `file:PATH` opens
-    /// or creates a log file (the file engine), private to the user unless `fileMode` says
-    /// otherwise.
-    static func openOrCreate(at path: String, fileMode: Int, allowsFile: Bool) throws -> ChangeLog {
+    /// ``openOrCreate(fileMode:)`` for the log at `path`: a PostgreSQL URL opens (creating) that
+    /// log, with the password from `passwordFile` when given; with `allowsFile`, a log file
+    /// (`file:PATH`) is opened or created, private to the user unless `fileMode` says otherwise.
+    static func openOrCreate(at path: String, fileMode: Int, allowsFile: Bool, passwordFile: String? = nil) throws
+        -> ChangeLog
+    {
+        if isPostgresURL(path) {
+            return try openPostgres(path, passwordFile: passwordFile, options: .init(createIfMissing: true))
+        }
         if let file = filePath(path) {
             guard allowsFile else {
                 throw InputError(
@@ -83,6 +107,26 @@ struct LogOptions: ParsableArguments {
         try NewLogPlace.check(path)
         DataFileFault.exitOnFault(writingLogAt: path)
         return try ChangeLog(path: path, options: .init(createIfMissing: true, fileMode: fileMode))
+    }
+}
+
+extension LogOptions {
+    /// Whether `path` is a PostgreSQL log's URL (`postgres://`, `postgresql://`), which is never
+    /// taken for a directory, whether or not the tool was built with PostgreSQL.
+    static func isPostgresURL(_ path: String) -> Bool {
+        let lowered = path.lowercased()
+        return lowered.hasPrefix("postgres://") || lowered.hasPrefix("postgresql://")
+    }
+
+    /// Opens the PostgreSQL log at `url`.
+    static func openPostgres(_ url: String, passwordFile: String?, options: ChangeLog.Options) throws -> ChangeLog {
+        #if Postgres
+            return try ChangeLog(url: url, passwordFile: passwordFile, options: options)
+        #else
+            throw InputError(
+                "this replay was built without PostgreSQL (the package trait Postgres): it cannot open postgres:// logs"
+            )
+        #endif
     }
 }
 

@@ -14,8 +14,14 @@ struct DemoRun {
     @MainActor
     func run() async throws -> [String] {
         let started = Date()
-        try NewLogPlace.check(path)
-        let log = try ChangeLog(path: path, options: .init(createIfMissing: true))
+        let log: ChangeLog
+        if LogOptions.isPostgresURL(path) {
+            // A URL is a log on PostgreSQL, never a directory.
+            log = try LogOptions.openPostgres(path, passwordFile: nil, options: .init(createIfMissing: true))
+        } else {
+            try NewLogPlace.check(path)
+            log = try ChangeLog(path: path, options: .init(createIfMissing: true))
+        }
         let before = try log.latestRevision
         try Self.checkRecordedByDemo(log, latest: before)
         let feed = DemoFeed(seed: seed)

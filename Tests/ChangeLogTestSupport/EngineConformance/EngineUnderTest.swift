@@ -55,6 +55,11 @@ package struct EngineUnderTest: Sendable, CustomStringConvertible {
 package struct ConformanceFailure: Error, CustomStringConvertible {
     /// What was expected and what was seen.
     package var description: String
+
+    /// A failure described by `description`.
+    package init(description: String) {
+        self.description = description
+    }
 }
 
 /// Throws a ``ConformanceFailure`` with `message` unless `condition` holds.

@@ -1,0 +1,142 @@
+import ChangeLog
+import Logging
+import NIOCore
+import NIOPosix
+import NIOSSL
+import PostgresNIO
+import Synchronization
+
+/// Connections to one PostgreSQL database, made and used synchronously: every call waits for
+/// the server on the calling thread (never an event loop's, never one of the cooperative pool's:
+/// see ``PostgresReadExecutor``), and keeps idle connections for the next caller.
+final class PostgresConnector: Sendable {
+    /// Where the log lives; its password is given to the server only.
+    let address: PostgresLogAddress
+    let configuration: PostgresConnection.Configuration
+    private let idle = Mutex<[PostgresConnection]>([])
+    private let nextID = Atomic<Int>(1)
+    /// A logger that logs nothing: the log reports failures through its errors.
+    static let logger = Logger(label: "ChangeLogPostgres", factory: { _ in SwiftLogNoOpLogHandler() })
+    /// How many idle connections are kept.
+    static let keptIdle = 8
+
+    /// A connector for `address`.
+    ///
+    /// - Throws: ``ChangeLogError/Code/invalidArgument`` when the TLS settings cannot be made
+    ///   (an unreadable `sslrootcert`).
+    init(address: PostgresLogAddress) throws(ChangeLogError) {
+        self.address = address
+        let tls: PostgresConnection.Configuration.TLS
+        do {
+            switch address.tlsMode {
+            case .disable:
+                tls = .disable
+            case .prefer, .require:
+                var configuration = TLSConfiguration.makeClientConfiguration()
+                configuration.certificateVerification = .none
+                let context = try NIOSSLContext(configuration: configuration)
+                tls = address.tlsMode == .prefer ? .prefer(context) : .require(context)
+            case .verifyCA, .verifyFull:
+                var configuration = TLSConfiguration.makeClientConfiguration()
+                configuration.certificateVerification =
+                    address.tlsMode == .verifyFull ? .fullVerification : .noHostnameVerification
+                if let file = address.rootCertificateFile {
+                    configuration.trustRoots = .file(file)
+                }
+                tls = .require(try NIOSSLContext(configuration: configuration))
+            }
+        } catch {
+            throw ChangeLogError(
+                code: .invalidArgument,
+                message: "cannot set up TLS for \(address): \(PostgresEngineError.describe(error))",
+                path: address.description)
+        }
+        var configuration = PostgresConnection.Configuration(
+            host: address.host, port: address.port, username: address.user, password: address.password,
+            database: address.database, tls: tls)
+        configuration.options.connectTimeout = .seconds(Int64(address.connectTimeout))
+        configuration.options.additionalStartupParameters = [("application_name", "ChangeLog")]
+        self.configuration = configuration
+    }
+
+    /// A new connection, waited for.
+    ///
+    /// - Throws: ``PostgresEngineError`` naming the address without its password.
+    func connect() throws(PostgresEngineError) -> PostgresConnection {
+        let id = nextID.wrappingAdd(1, ordering: .relaxed).oldValue
+        do {
+            return try PostgresConnection.connect(
+                on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration, id: id,
+                logger: Self.logger
+            ).wait()
+        } catch {
+            throw PostgresEngineError.from(error, while: "connecting to \(address)", address: address)
+        }
+    }
+
+    /// Lends an idle connection (or a new one) to `body`, and keeps it for the next caller
+    /// unless `body` threw a connection failure or left it closed. A connection that `body`
+    /// leaves inside a transaction must not be returned: `body` ends its transactions.
+    func withConnection<R>(_ body: (PostgresConnection) throws -> R) throws -> R {
+        let connection = try idle.withLock { $0.popLast() } ?? connect()
+        do {
+            let result = try body(connection)
+            keep(connection)
+            return result
+        } catch {
+            if let engine = error as? PostgresEngineError, engine.isConnectionFailure {
+                connection.closeSoon()
+            } else {
+                keep(connection)
+            }
+            throw error
+        }
+    }
+
+    private func keep(_ connection: PostgresConnection) {
+        guard !connection.isClosed else { return }
+        let kept = idle.withLock { idle -> Bool in
+            guard idle.count < Self.keptIdle else { return false }
+            idle.append(connection)
+            return true
+        }
+        if !kept { connection.closeSoon() }
+    }
+
+    /// Closes the idle connections.
+    func closeIdle() {
+        for connection in idle.withLock({ idle in
+            defer { idle = [] }; return idle
+        }) {
+            connection.closeSoon()
+        }
+    }
+
+    deinit {
+        closeIdle()
+    }
+}
+
+extension PostgresConnection {
+    /// Runs `query` and waits for all its rows.
+    ///
+    /// - Throws: ``PostgresEngineError`` for what the server refused or a lost connection.
+    func run(_ query: PostgresQuery, address: PostgresLogAddress, what: @autoclosure () -> String)
+        throws(PostgresEngineError) -> [PostgresRow]
+    {
+        do {
+            return Array(try self.query(query, logger: PostgresConnector.logger).wait().rows)
+        } catch {
+            throw PostgresEngineError.from(error, while: what(), address: address)
+        }
+    }
+}
+
+extension PostgresConnection {
+    /// Starts closing the connection, without waiting; the connection lives until it is closed
+    /// (postgres-nio requires a connection to be closed before it is freed).
+    func closeSoon() {
+        let closing: EventLoopFuture<Void> = close()
+        closing.whenComplete { _ in withExtendedLifetime(self) {} }
+    }
+}
