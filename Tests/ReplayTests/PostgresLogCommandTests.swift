@@ -89,5 +89,37 @@
             // Never a directory: nothing named like the URL appears in the working directory.
             #expect(!FileManager.default.fileExists(atPath: "postgres:"))
         }
+
+        @Test("replay copy from LMDB to PostgreSQL and back: export and verify identical on all three logs")
+        func copyBothWays() async throws {
+            guard let server = Self.serverURL else { return }
+            let url = server + "?log=copy-\(UUID().uuidString.lowercased())"
+            let password = URLComponents(string: server)?.password ?? "no password"
+            let directory = try TemporaryDirectory()
+            defer { directory.remove() }
+            let lmdb = directory.path("demo.lmdb")
+            let back = directory.path("back.lmdb")
+            let demo = try await ToolRunner.run(["demo", "--log", lmdb, "--revisions", "200"])
+            try #require(demo.status == 0, "\(demo)")
+            let there = try await ToolRunner.run(["copy", "--from", lmdb, "--to", url, "--batch", "50"])
+            #expect(there.status == 0, "\(there)")
+            #expect(there.stdout.contains("copied revisions 1 to 200"), "\(there)")
+            #expect(!there.stdout.contains(password) && !there.stderr.contains(password), "\(there)")
+            let again = try await ToolRunner.run(["copy", "--from", lmdb, "--to", url])
+            #expect(again.stdout.contains("already holds the 200 revisions"), "\(again)")
+            let home = try await ToolRunner.run(["copy", "--from", url, "--to", back])
+            #expect(home.status == 0, "\(home)")
+            var exports: [String] = []
+            for log in [lmdb, url, back] {
+                let export = try await ToolRunner.run(["export", "--log", log])
+                #expect(export.status == 0, "\(export)")
+                exports.append(export.stdout)
+                let verify = try await ToolRunner.run(["verify", "--log", log])
+                #expect(verify.status == 0, "\(verify)")
+            }
+            #expect(!exports[0].isEmpty)
+            #expect(exports[1] == exports[0])
+            #expect(exports[2] == exports[0])
+        }
     }
 #endif

@@ -55,15 +55,19 @@ struct CopyCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard batch > 0 else { throw ValidationError("--batch \(batch) must be at least 1") }
-        guard from != to else { throw ValidationError("--from and --to name the same log: \(from)") }
+        guard from != to else {
+            throw ValidationError("--from and --to name the same log: \(LogOptions.shown(from))")
+        }
     }
 
     func run() async throws {
+        // A PostgreSQL URL is shown without its password.
+        let (from, to) = (LogOptions.shown(self.from), LogOptions.shown(self.to))
         let outcome = try await failingWithBadInput {
-            let source = try LogOptions.openExisting(at: from, passwordFile: passwordFile)
+            let source = try LogOptions.openExisting(at: self.from, passwordFile: passwordFile)
             try LogCopy.checkSource(source, named: from)
             let target = try LogOptions.openOrCreate(
-                at: to, fileMode: modeOption.fileMode, allowsFile: true, passwordFile: passwordFile)
+                at: self.to, fileMode: modeOption.fileMode, allowsFile: true, passwordFile: passwordFile)
             let copy = LogCopy(source: source, target: target, sourceName: from, targetName: to, batch: batch)
             let range = try copy.plan()
             return try await Interruption.catching(

@@ -118,6 +118,15 @@ extension LogOptions {
         return lowered.hasPrefix("postgres://") || lowered.hasPrefix("postgresql://")
     }
 
+    /// `path` as messages show it: a PostgreSQL URL without its password.
+    static func shown(_ path: String) -> String {
+        #if Postgres
+            return isPostgresURL(path) ? PostgresLogAddress.redacted(path) : path
+        #else
+            return path
+        #endif
+    }
+
     /// Opens the PostgreSQL log at `url`.
     static func openPostgres(_ url: String, passwordFile: String?, options: ChangeLog.Options) throws -> ChangeLog {
         #if Postgres
