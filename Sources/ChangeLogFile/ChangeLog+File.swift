@@ -11,8 +11,13 @@ extension ChangeLog {
     /// `Durability.noSync`: only `flush()` syncs, and a power loss may cut what followed the
     /// last flush, never what preceded it); `Options.readOnly` opens without
     /// the writer's lock; `Options.fileMode` is the new file's mode; `Options.untrusted` checks
-    /// every record at open. The map and reader options are LMDB's, and ignored. Retention is not
-    /// supported: `dropRevisions(before:)` throws `ChangeLogError.Code.invalidArgument`.
+    /// every record at open. The map and reader options are LMDB's, and ignored.
+    ///
+    /// Retention compacts: `dropRevisions(before:)` writes what is kept into `PATH.compact`,
+    /// syncs it and renames it over `PATH` (whatever the durability), so the file shrinks, and a
+    /// crash before the rename leaves the old file whole (the next writer's open removes the
+    /// left-over `PATH.compact`). Readers, in this process or others, reopen the new file at
+    /// their next read; a read that began before finishes on the old one.
     ///
     /// One process writes at a time: a writer holds an exclusive lock on the file until it is
     /// released, and a second writer, in any process, is refused. Readers see what writers

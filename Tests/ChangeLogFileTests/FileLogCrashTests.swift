@@ -78,11 +78,11 @@ import Testing
                 latest = seen
             }
             // A last writer appends after all of them.
-            let last = try await WorkerRun.run(
+            let last = try await WorkerProcess.run(
                 [
                     "write", "--engine", "file", "--log", path, "--content-seed", "\(Self.contentSeed)", "--items",
                     "\(Self.items)", "--transactions", "2",
-                ], in: directory)
+                ])
             #expect(last.status == 0, "\(last)")
             let log = try ChangeLog(fileAt: path, options: .init(readOnly: true))
             #expect(try log.latestRevision == latest + 2)

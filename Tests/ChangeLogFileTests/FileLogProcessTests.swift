@@ -64,11 +64,11 @@ import Testing
             #expect(try kindOfLast() == (durability == .noSync ? 3 : 4))
             try writer.flush()
             #expect(try kindOfLast() == 4, "after a flush the file ends with an ordered commit frame")
-            let run = try await WorkerRun.run(
+            let run = try await WorkerProcess.run(
                 [
                     "subscribe", "--engine", "file", "--read-only", "yes", "--log", path, "--from", "1", "--count",
                     "12",
-                ], in: directory)
+                ])
             #expect(run.status == 0, "\(run)")
             let revisions = run.stdout.split(separator: "\n").filter { !$0.hasPrefix("caughtUp") }
             #expect(revisions == (1...12).map { "\($0)"[...] }, "\(run)")

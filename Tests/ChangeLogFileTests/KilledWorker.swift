@@ -1,3 +1,4 @@
+import ChangeLogTestSupport
 import Foundation
 
 #if canImport(Glibc)
@@ -17,7 +18,7 @@ final class KilledWorker {
     /// Starts the worker with `arguments`, its output into files of `directory`.
     init(_ arguments: [String], in directory: String) throws {
         process = Process()
-        process.executableURL = try WorkerRun.binary()
+        process.executableURL = try WorkerProcess.binary()
         process.arguments = arguments
         let name = UUID().uuidString
         output = URL(fileURLWithPath: directory + "/\(name).out")
