@@ -38,6 +38,36 @@ extension ChangeLog {
         try self.init(storage: storage, options: options)
     }
 
+    /// Opens the log stored in the file at `path` as ``init(fileAt:options:)`` does, and keeps
+    /// the file within `sizeBudget` bytes: after a commit that takes the file past it, the
+    /// writer drops the oldest revisions (as `dropRevisions(before:)` does, compacting the file)
+    /// before the appends return, keeping the revisions whose records lie in the last half of
+    /// the budget. What is kept is the newest history, from a revision whose snapshot is whole,
+    /// so it reads and verifies; the latest revision is always kept, so a single revision
+    /// larger than the budget leaves the file over it. The budget applies to a writer; a
+    /// reader ignores it. A drop that fails leaves the appends committed, and is tried again
+    /// after the next commit.
+    ///
+    /// - Parameter sizeBudget: the most bytes the file should take after each commit, at least
+    ///   4096.
+    /// - Throws: as ``init(fileAt:options:)``, and `ChangeLogError.Code.invalidArgument` for a
+    ///   budget under 4096 bytes.
+    public convenience init(fileAt path: String, options: Options = Options(), sizeBudget: Int)
+        throws(ChangeLogError)
+    {
+        guard sizeBudget >= 4096 else {
+            throw ChangeLogError(
+                code: .invalidArgument,
+                message: "a log file's size budget of \(sizeBudget) bytes is too small: pass at least 4096",
+                path: path)
+        }
+        try Self.checkPath(path)
+        try Self.checkFileMode(options.fileMode, path: path)
+        let storage = try FileLogStorage.open(path: path, options: options)
+        if !options.readOnly { storage.setSizeBudget(sizeBudget) }
+        try self.init(storage: storage, options: options)
+    }
+
     /// The torn tail the open of this log file found after its last committed transaction, or
     /// `nil` when there was none, or the log is not a file (`init(fileAt:options:)`).
     public var fileTornTail: FileLogTornTail? {

@@ -62,6 +62,8 @@ final class FileLogStorage: LogStorage {
         /// Whether a ``ChangeLog/Durability/noSync`` transaction was appended since the last
         /// ordered commit frame.
         var unflushed = false
+        /// The size the writer keeps the file under (``revisionToKeepFrom()``), if any.
+        var sizeBudget: Int?
     }
 
     let state: Mutex<State>

@@ -98,3 +98,45 @@ import Testing
         }
     }
 }
+
+/// The size budget of a log file: a long stream stays within it, and what is kept is the newest
+/// history, readable and verifying.
+@Suite struct FileLogBudgetTests {
+    @Test func aLongStreamStaysWithinTheBudgetKeepingTheNewestHistory() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory + "/log.changelog"
+            let budget = 64 << 10
+            let log = try ChangeLog(fileAt: path, sizeBudget: budget)
+            var random = RandomSnapshots(seed: 45)
+            let snapshots = random.take(400)
+            var compactions = 0
+            var previousFirst: UInt64 = 1
+            for snapshot in snapshots {
+                _ = try await log.append(snapshot)
+                #expect(try fileSize(path) <= budget, "after each append the file is within its budget")
+                let first = try log.firstRevision
+                if first != previousFirst { compactions += 1 }
+                previousFirst = first
+            }
+            #expect(compactions > 1, "the stream went past the budget more than once")
+            #expect(try log.latestRevision == 400)
+            let first = try log.firstRevision
+            #expect(first > 1)
+            for revision in first...400 {
+                #expect(try log.snapshot(at: revision) == snapshots[Int(revision) - 1])
+            }
+            #expect(try await log.verify().isValid)
+            let reader = try ChangeLog(fileAt: path, options: .init(readOnly: true))
+            #expect(try reader.firstRevision == first)
+            #expect(try await reader.verify().isValid)
+        }
+    }
+
+    @Test func aTinyBudgetIsRefused() async throws {
+        try await withTemporaryDirectory { directory in
+            #expect(throws: ChangeLogError.self) {
+                try ChangeLog(fileAt: directory + "/log.changelog", sizeBudget: 100)
+            }
+        }
+    }
+}

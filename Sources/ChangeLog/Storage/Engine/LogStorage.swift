@@ -73,6 +73,17 @@ package protocol LogStorage: AnyObject, Sendable {
     /// Whether the log at ``path`` is still the one this instance opened: `false` once it was
     /// deleted, or replaced, behind the instance's back.
     var isStillAtPath: Bool { get }
+
+    /// The revision from which the log should be kept after the commit that just ended, when
+    /// the engine keeps the log within a size budget and the log went past it; `nil` otherwise.
+    /// The writer then drops the revisions before it (``ChangeLog/dropRevisions(before:)``'s
+    /// path) in a transaction of its own, before the appends that committed return.
+    func revisionToKeepFrom() -> UInt64?
+}
+
+extension LogStorage {
+    /// No size budget: nothing to drop.
+    package func revisionToKeepFrom() -> UInt64? { nil }
 }
 
 /// What a log takes in its storage (``LogStorage/space()``).
