@@ -1,6 +1,6 @@
 /// Where each committed record and chunk of a log file is: built by the opening scan, extended
-/// by every commit (this instance's) and re-scan (another writer's). It only grows: the file
-/// engine never drops revisions, and a torn tail it cuts was never indexed.
+/// by every commit (this instance's) and re-scan (another writer's). It only grows (a torn tail
+/// cut was never indexed); retention writes a new file, which gets a new index.
 struct FileLogIndex {
     /// A payload's place in the file.
     struct Location {

@@ -16,13 +16,36 @@ extension FileLogStorage {
     /// Opens the log file at `path` with `options`. ``ChangeLog/init(fileAt:options:)``
     /// documents what it throws.
     static func open(path: String, options: ChangeLog.Options) throws(ChangeLogError) -> FileLogStorage {
-        let descriptor = try openFile(path: path, options: options)
-        do {
-            return try open(descriptor: descriptor, path: path, options: options)
-        } catch {
-            close(descriptor)
-            throw error
+        var attempt = 0
+        while true {
+            attempt += 1
+            let descriptor = try openFile(path: path, options: options)
+            // A writer's compaction may have renamed a new file over the path between the open
+            // and the lock: the lock taken is then the replaced file's, so open again.
+            if !options.readOnly, attempt < 8, flock(descriptor, LOCK_EX | LOCK_NB) == 0,
+                !isOpen(descriptor, at: path)
+            {
+                close(descriptor)
+                continue
+            }
+            do {
+                let storage = try open(descriptor: descriptor, path: path, options: options)
+                // A compaction cut short left its new file: the log is the old one, whole.
+                if !options.readOnly { _ = unlink(compactionPath(of: path)) }
+                return storage
+            } catch {
+                close(descriptor)
+                throw error
+            }
         }
+    }
+
+    /// Whether `descriptor` is open on the file now at `path`.
+    private static func isOpen(_ descriptor: Int32, at path: String) -> Bool {
+        var open = stat()
+        var atPath = stat()
+        guard fstat(descriptor, &open) == 0, stat(path, &atPath) == 0 else { return false }
+        return open.st_dev == atPath.st_dev && open.st_ino == atPath.st_ino
     }
 
     /// Opens (or creates) the file, refusing what is no regular file.
@@ -159,7 +182,7 @@ extension FileLogStorage {
     }
 
     /// `open(2)`.
-    private static func systemOpen(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
+    static func systemOpen(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
         #if canImport(Glibc)
             Glibc.open(path, flags, mode)
         #elseif canImport(Musl)

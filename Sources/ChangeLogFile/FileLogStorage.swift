@@ -30,24 +30,27 @@ import Synchronization
 ///   after a power loss the log opens at the last flush or later (what follows the first
 ///   transaction that did not reach the disk is cut as a tail), and damage before the last
 ///   flush is refused.
-/// - Retention is not supported yet: dropping revisions throws.
+/// - Retention compacts: a write transaction that deletes records or chunks is committed by
+///   writing what is kept, and that transaction's frames, into `PATH.compact`, syncing it and
+///   renaming it over the path (``FileLogStorage/compact(_:)``): all or nothing, a crash leaves
+///   the old file whole. Readers notice the replacement (device and inode) at their next read
+///   and reopen; a read that began before keeps reading the old file.
 /// - There is no history index: histories are answered by reading the revisions.
 final class FileLogStorage: LogStorage {
     let path: String
     let isReadOnly: Bool
-    /// The open file.
-    let descriptor: Int32
     /// How appends are synced.
     let durability: ChangeLog.Durability
-    /// The file's device and inode when it was opened, for ``isStillAtPath``.
-    private let identity: (device: UInt64, inode: UInt64)
     /// The torn tail this open found after the last committed transaction: cut away by a
     /// writer, ignored by a reader.
     let tornTail: FileLogTornTail?
 
-    private struct State {
+    struct State {
+        /// The file open now; a compaction replaces it.
+        var generation: FileLogGeneration
+        /// The current generation's index.
         var index: FileLogIndex
-        let window: FileWindow
+        var window: FileWindow
         /// Set when a sync failed: whether the last transaction reached the disk is unknown, and
         /// other processes may already read it, so this instance writes nothing more.
         var syncFailure: FileEngineError?
@@ -59,57 +62,68 @@ final class FileLogStorage: LogStorage {
         /// Whether a ``ChangeLog/Durability/noSync`` transaction was appended since the last
         /// ordered commit frame.
         var unflushed = false
+        /// The size the writer keeps the file under (``revisionToKeepFrom()``), if any.
+        var sizeBudget: Int?
     }
 
-    private let state: Mutex<State>
+    let state: Mutex<State>
     /// Serializes this instance's write transactions.
-    private let writing = NSLock()
+    let writing = NSLock()
 
     init(
         path: String, descriptor: Int32, readOnly: Bool, durability: ChangeLog.Durability, index: FileLogIndex,
         identity: (UInt64, UInt64), tornTail: FileLogTornTail?
     ) {
-        var initial = State(index: index, window: FileWindow(descriptor: descriptor))
+        let generation = FileLogGeneration(descriptor: descriptor, device: identity.0, inode: identity.1)
+        var initial = State(generation: generation, index: index, window: FileWindow(descriptor: descriptor))
         // What an earlier noSync writer appended may not be flushed: the first flush says so.
         initial.unflushed = !readOnly && durability == .noSync
         if readOnly, let tornTail { initial.tailSeenAtSize = tornTail.offset + tornTail.length }
         self.path = path
-        self.descriptor = descriptor
         self.isReadOnly = readOnly
         self.durability = durability
-        self.identity = identity
         self.tornTail = tornTail
         state = Mutex(initial)
     }
 
-    deinit {
-        close(descriptor)
+    /// The current generation's descriptor; a writer's stays the same while it holds ``writing``.
+    var descriptor: Int32 {
+        state.withLock { $0.generation.descriptor }
     }
 
     // MARK: - Transactions
 
     func read<R>(_ body: (borrowing any LogReadTransaction & ~Copyable) throws -> R) throws -> R {
-        let snapshot = try refreshed()
-        return try body(FileLogTransaction(storage: self, snapshot: snapshot, pending: nil))
+        let (generation, snapshot) = try refreshed()
+        return try body(FileLogTransaction(storage: self, generation: generation, snapshot: snapshot, pending: nil))
     }
 
     func write<R>(appending: Bool, _ body: (borrowing any LogWriteTransaction & ~Copyable) throws -> R) throws -> R {
         writing.lock()
         defer { writing.unlock() }
-        let snapshot = try refreshed()
+        let (generation, snapshot) = try refreshed()
         let pending = PendingFrames(start: snapshot.end, snapshot: snapshot)
-        let result = try body(FileLogTransaction(storage: self, snapshot: snapshot, pending: pending))
-        try commit(pending)
+        let result = try body(
+            FileLogTransaction(storage: self, generation: generation, snapshot: snapshot, pending: pending))
+        if pending.deletes {
+            try compact(pending)
+        } else {
+            try commit(pending)
+        }
         return result
     }
 
-    /// The index as a read beginning now sees it: what other writers committed since the last
-    /// read added first (a writer's own index is always whole).
-    private func refreshed() throws -> FileLogIndex.Snapshot {
-        try state.withLock { state throws -> FileLogIndex.Snapshot in
-            guard isReadOnly else { return state.index.snapshot }
-            let size = try fileSize()
-            guard size != state.index.end, size != state.tailSeenAtSize else { return state.index.snapshot }
+    /// The generation and index as a read beginning now sees them: a file that replaced the
+    /// one open reopened, what other writers committed since the last read added first (a
+    /// writer's own index is always whole).
+    private func refreshed() throws -> (FileLogGeneration, FileLogIndex.Snapshot) {
+        try state.withLock { state throws -> (FileLogGeneration, FileLogIndex.Snapshot) in
+            guard isReadOnly else { return (state.generation, state.index.snapshot) }
+            if !state.generation.isAt(path) { try reopen(&state) }
+            let size = try Self.fileSize(of: state.generation.descriptor)
+            guard size != state.index.end, size != state.tailSeenAtSize else {
+                return (state.generation, state.index.snapshot)
+            }
             guard size > state.index.end else {
                 throw FileEngineError(
                     what: "the file ends at offset \(size), before the end of what was committed, \(state.index.end)",
@@ -124,12 +138,12 @@ final class FileLogStorage: LogStorage {
                     code: .malformedRecord,
                     message: "the log file \(path) is damaged: \(reason); restore it from a backup", path: path)
             }
-            return state.index.snapshot
+            return (state.generation, state.index.snapshot)
         }
     }
 
-    /// The file's size now.
-    func fileSize() throws -> UInt64 {
+    /// The size of the file open as `descriptor` now.
+    static func fileSize(of descriptor: Int32) throws -> UInt64 {
         var information = stat()
         guard fstat(descriptor, &information) == 0 else { throw FileEngineError.systemCall("reading the file's size") }
         return UInt64(information.st_size)
@@ -241,13 +255,19 @@ final class FileLogStorage: LogStorage {
 
     // MARK: - Reading bytes
 
-    /// The index's location of what `lookup` finds, under the index's lock.
-    func location(_ lookup: (FileLogIndex) -> FileLogIndex.Location?) -> FileLogIndex.Location? {
-        state.withLock { state in lookup(state.index) }
+    /// The location of what `lookup` finds in `generation`'s index, under the index's lock.
+    func location(in generation: FileLogGeneration, _ lookup: (FileLogIndex) -> FileLogIndex.Location?)
+        -> FileLogIndex.Location?
+    {
+        state.withLock { state in
+            state.generation === generation ? lookup(state.index) : generation.retiredIndex.flatMap(lookup)
+        }
     }
 
-    /// Lends the `location`'s bytes, read from the file, to `body`.
-    func withBytes<R>(at location: FileLogIndex.Location, _ body: (UnsafeRawBufferPointer?) throws -> R) throws -> R {
+    /// Lends the `location`'s bytes, read from the file open as `descriptor`, to `body`.
+    func withBytes<R>(
+        at location: FileLogIndex.Location, in descriptor: Int32, _ body: (UnsafeRawBufferPointer?) throws -> R
+    ) throws -> R {
         var bytes = [UInt8](repeating: 0, count: location.length)
         var read = 0
         while read < location.length {
@@ -311,49 +331,14 @@ final class FileLogStorage: LogStorage {
     }
 
     func space() throws(ChangeLogError) -> StorageSpace {
-        let size = (try? fileSize()) ?? 0
+        let size = (try? Self.fileSize(of: descriptor)) ?? 0
         return StorageSpace(bytesOnDisk: Int(size), bytesInUse: bytesInUse, bytesFree: 0)
     }
 
+    /// Whether the file at the path is the one open. A writer's compaction replaces the file
+    /// with the same log, and the writer then holds the new one, so this stays true for the
+    /// writer; a reader reopens the replacement at its next read.
     var isStillAtPath: Bool {
-        var information = stat()
-        guard stat(path, &information) == 0 else { return false }
-        return UInt64(information.st_dev) == identity.device && UInt64(information.st_ino) == identity.inode
-    }
-}
-
-/// What a write transaction has put so far: its frames' bytes, and where each payload will be
-/// once they are appended at ``start``.
-final class PendingFrames {
-    /// Where the transaction's first frame goes.
-    let start: UInt64
-    /// The frames, without their commit frame.
-    var bytes: [UInt8] = []
-    /// The frames' kinds, keys and (file) locations.
-    var frames: [FileLogFrame] = []
-    /// The records put, by revision: their location in ``bytes``.
-    var records: [UInt64: Range<Int>] = [:]
-    /// The chunks put, by identifier: their location in ``bytes``.
-    var chunks: [UInt64: Range<Int>] = [:]
-    /// The latest revision, this transaction's included.
-    var latestRevision: UInt64?
-    /// The largest chunk identifier, this transaction's included.
-    var largestChunk: UInt64?
-
-    init(start: UInt64, snapshot: FileLogIndex.Snapshot) {
-        self.start = start
-        latestRevision = snapshot.latestRevision
-        largestChunk = snapshot.largestChunk
-    }
-
-    /// Adds a frame of `kind` and `key` holding `payload`; returns where its payload is in ``bytes``.
-    func add(_ kind: FileLogLayout.Kind, key: UInt64, payload: [UInt8]) -> Range<Int> {
-        FileLogLayout.appendFrameHeader(kind: kind, length: payload.count, key: key, to: &bytes)
-        let range = bytes.count..<bytes.count + payload.count
-        bytes += payload
-        frames.append(
-            FileLogFrame(
-                kind: kind, key: key, location: .init(offset: start + UInt64(range.lowerBound), length: payload.count)))
-        return range
+        state.withLock { $0.generation }.isAt(path)
     }
 }

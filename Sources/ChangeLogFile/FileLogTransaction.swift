@@ -10,6 +10,8 @@ import ChangeLog
 /// lent, never copied, to their body.
 struct FileLogTransaction: LogWriteTransaction, ~Copyable {
     let storage: FileLogStorage
+    /// The file the transaction reads, whatever replaces it meanwhile.
+    let generation: FileLogGeneration
     let snapshot: FileLogIndex.Snapshot
     /// What a write transaction has put; `nil` for a read.
     let pending: PendingFrames?
@@ -20,18 +22,24 @@ struct FileLogTransaction: LogWriteTransaction, ~Copyable {
         if let pending, let range = pending.records[revision] {
             return try pending.bytes.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[range])) }
         }
+        if let kept = pending?.keptFrom, revision < kept { return try body(nil) }
         let snapshot = self.snapshot
-        guard let location = storage.location({ $0.record(revision, in: snapshot) }) else { return try body(nil) }
-        return try storage.withBytes(at: location, body)
+        guard let location = storage.location(in: generation, { $0.record(revision, in: snapshot) }) else {
+            return try body(nil)
+        }
+        return try storage.withBytes(at: location, in: generation.descriptor, body)
     }
 
     func withChunk<R>(_ id: UInt64, _ body: (UnsafeRawBufferPointer?) throws -> R) throws -> R {
+        if let pending, pending.deletedChunks.contains(id) { return try body(nil) }
         if let pending, let range = pending.chunks[id] {
             return try pending.bytes.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[range])) }
         }
         let snapshot = self.snapshot
-        guard let location = storage.location({ $0.chunk(id, in: snapshot) }) else { return try body(nil) }
-        return try storage.withBytes(at: location, body)
+        guard let location = storage.location(in: generation, { $0.chunk(id, in: snapshot) }) else {
+            return try body(nil)
+        }
+        return try storage.withBytes(at: location, in: generation.descriptor, body)
     }
 
     func withLatestRecord<R>(_ body: (UInt64, UnsafeRawBufferPointer) throws -> R) throws -> R? {
@@ -47,6 +55,7 @@ struct FileLogTransaction: LogWriteTransaction, ~Copyable {
     }
 
     func oldestRevision() throws -> UInt64? {
+        if let kept = pending?.keptFrom { return kept }
         if snapshot.recordCount > 0 { return snapshot.firstRevision }
         return pending?.records.keys.min()
     }
@@ -100,12 +109,39 @@ struct FileLogTransaction: LogWriteTransaction, ~Copyable {
     /// Every reader of layout 1 reads compressed chunks: nothing to record.
     func noteCompressedChunks() throws {}
 
+    /// Deletes the record of `revision`, the oldest one kept so far: the transaction then
+    /// commits by compacting (``FileLogStorage/compact(_:)``).
     func deleteRecord(_ revision: UInt64) throws {
-        throw Self.noRetention(path: storage.path)
+        let pending = try writable
+        let oldest = pending.keptFrom ?? (snapshot.recordCount > 0 ? snapshot.firstRevision : nil)
+        guard revision == oldest, revision < (pending.latestRevision ?? 0) else {
+            throw ChangeLogError(
+                code: .invalidArgument,
+                message: "the log file \(storage.path) deletes its records from the oldest on, before the latest: "
+                    + "revision \(revision) is not the oldest, \(oldest.map(String.init) ?? "none")",
+                revision: revision, path: storage.path)
+        }
+        pending.keptFrom = revision + 1
     }
 
+    /// Deletes the chunks `shouldDelete` chooses among those committed and those this
+    /// transaction put: the transaction then commits by compacting.
     func deleteChunks(where shouldDelete: (UInt64?, UnsafeRawBufferPointer) throws -> Bool) throws -> Int {
-        throw Self.noRetention(path: storage.path)
+        let pending = try writable
+        let snapshot = self.snapshot
+        let committed = storage.state.withLock { state in
+            state.generation === generation
+                ? state.index.chunks.filter { $0.value.offset < snapshot.end } : [:]
+        }
+        var deleted = 0
+        for id in Set(committed.keys).union(pending.chunks.keys) where !pending.deletedChunks.contains(id) {
+            let delete = try withChunk(id) { bytes in try bytes.map { try shouldDelete(id, $0) } ?? false }
+            if delete {
+                pending.deletedChunks.insert(id)
+                deleted += 1
+            }
+        }
+        return deleted
     }
 
     /// The file engine keeps no history index.
@@ -113,13 +149,4 @@ struct FileLogTransaction: LogWriteTransaction, ~Copyable {
 
     /// The file engine keeps no history index.
     func dropHistory(before revision: UInt64) throws {}
-
-    /// The error for retention, which the file engine does not support yet.
-    static func noRetention(path: String) -> ChangeLogError {
-        ChangeLogError(
-            code: .invalidArgument,
-            message: "the log file \(path) cannot drop revisions: the file engine does not support retention yet; "
-                + "copy the revisions to keep into a new log instead",
-            path: path)
-    }
 }

@@ -140,18 +140,4 @@ import Testing
             #expect(try log.latestRevision == 0)
         }
     }
-
-    @Test func retentionIsRefusedClearly() async throws {
-        try await withTemporaryDirectory { directory in
-            let log = try ChangeLog(fileAt: directory + "/log.changelog")
-            var random = RandomSnapshots(seed: 5)
-            for snapshot in random.take(3) { _ = try await log.append(snapshot) }
-            await #expect {
-                _ = try await log.dropRevisions(before: 2)
-            } throws: { error in
-                (error as? ChangeLogError)?.message.contains("does not support retention") == true
-            }
-            #expect(try await log.verify().isValid)
-        }
-    }
 }

@@ -24,10 +24,7 @@ extension EngineUnderTest {
         workerEngine: "file",
         // One process writes a log file at a time: a second writing process is refused at open
         // (FileLogProcessTests.aSecondWritingProcessIsRefused), so no two processes race.
-        racingProcesses: .unsupported(because: "the file engine refuses a second writing process"),
-        // Dropping revisions from the file is not implemented yet; the retention check asserts
-        // the clear refusal instead.
-        retention: .unsupported(because: "the file engine does not support retention yet"))
+        racingProcesses: .unsupported(because: "the file engine refuses a second writing process"))
 
     /// The in-memory test engine (MemoryLogStorage): a log per location, kept for the test
     /// process's life, so that a location opened again (read-only) is the same log.

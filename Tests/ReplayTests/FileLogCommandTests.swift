@@ -107,4 +107,21 @@ struct FileLogCommandTests {
             #expect(await Self.finish(server) == 0)
         }
     }
+
+    @Test("verify passes on a log file kept within a size budget, whose oldest revisions were dropped")
+    func verifyUnderABudget() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = directory.path("budget.changelog")
+        let log = try ChangeLog(fileAt: file, sizeBudget: 16 << 10)
+        var sections = [LogSnapshot.Section(title: "A", items: [])]
+        for index in 0..<300 {
+            sections[0].items.insert(.init(id: "item \(index)", summary: "summary \(index)"), at: index % 7)
+            if sections[0].items.count > 40 { sections[0].items.removeLast() }
+            _ = try await log.append(try LogSnapshot(sections: sections))
+        }
+        #expect(try log.firstRevision > 1, "the budget dropped the oldest revisions")
+        let verified = try await ToolRunner.run(["verify", "--log", "file:" + file])
+        #expect(verified.status == 0, "\(verified)")
+    }
 }

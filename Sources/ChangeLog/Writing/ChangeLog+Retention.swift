@@ -8,7 +8,8 @@ extension ChangeLog {
     ///
     /// Durability: one write transaction in the log's ``Options/durability`` mode; in the default
     /// mode the removal is on disk when this returns. It is queued behind the appends requested
-    /// before it. Space freed is reused by later appends; the file does not shrink.
+    /// before it. On LMDB the space freed is reused by later appends and the file does not
+    /// shrink; a log file (the file engine) is compacted, so it shrinks.
     ///
     /// - Throws: ``ChangeLogError`` with ``ChangeLogError/Code/invalidArgument`` when `revision`
     ///   is after the latest revision (the latest is always kept) or the log is empty, or an

@@ -179,6 +179,7 @@ final class LogWriter: Sendable {
             if let revision = end.latest?.revision {
                 didCommit(revision)
             }
+            keepWithinBudget()
             resume(group.jobs, with: outcomes)
         } catch {
             let failure = ChangeLogError.wrapping(error, path: store.path, during: "appending to")
@@ -212,6 +213,16 @@ final class LogWriter: Sendable {
             for (continuation, outcome) in resumptions {
                 continuation.resume(returning: outcome)
             }
+        }
+    }
+
+    /// Drops the oldest revisions when the engine's size budget says so
+    /// (``LogStorage/revisionToKeepFrom()``), in a transaction of its own. The appends before it
+    /// committed whatever happens here: a drop that fails is tried again after the next commit.
+    private func keepWithinBudget() {
+        guard let target = store.storage.revisionToKeepFrom() else { return }
+        _ = try? store.write(appending: false) { transaction in
+            try store.dropRevisions(before: target, in: transaction)
         }
     }
 

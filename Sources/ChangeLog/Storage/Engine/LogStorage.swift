@@ -73,17 +73,27 @@ package protocol LogStorage: AnyObject, Sendable {
     /// Whether the log at ``path`` is still the one this instance opened: `false` once it was
     /// deleted, or replaced, behind the instance's back.
     var isStillAtPath: Bool { get }
+
     /// Where the log's asynchronous callers run their reads: `nil` (LMDB, a file) where a read
     /// is local and short enough for Swift's cooperative pool; an executor of the engine's own
     /// threads where a read waits on the network (PostgreSQL), since no wait may block a thread
     /// of the cooperative pool. Subscriptions' reads (``RevisionSubscriber``, ``LiveFeed``) run
     /// with it as their task executor preference.
     var readExecutor: (any TaskExecutor)? { get }
+
+    /// The revision from which the log should be kept after the commit that just ended, when
+    /// the engine keeps the log within a size budget and the log went past it; `nil` otherwise.
+    /// The writer then drops the revisions before it (``ChangeLog/dropRevisions(before:)``'s
+    /// path) in a transaction of its own, before the appends that committed return.
+    func revisionToKeepFrom() -> UInt64?
 }
 
 extension LogStorage {
     /// No executor of the engine's own: reads run where their caller runs.
     package var readExecutor: (any TaskExecutor)? { nil }
+
+    /// No size budget: nothing to drop.
+    package func revisionToKeepFrom() -> UInt64? { nil }
 }
 
 /// What a log takes in its storage (``LogStorage/space()``).
