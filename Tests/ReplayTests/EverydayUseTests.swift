@@ -32,7 +32,8 @@ struct EverydayUseTests {
         #expect(
             mistyped.stderr
                 == "replay: unknown command 'paly' (did you mean 'play'?); the commands are demo, import, export, "
-                + "diff, log, show, history, verify, play, reduce, tail, stats, serve, view (see 'replay --help')\n")
+                + "copy, diff, log, show, history, verify, play, reduce, tail, logs, stats, serve, view (see 'replay "
+                + "--help')\n")
     }
 
     @Test("log -n N lists the newest N revisions of the range, as git log -n does")

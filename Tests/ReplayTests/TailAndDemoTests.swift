@@ -336,7 +336,7 @@ struct TailAndDemoTests {
         arguments: [
             (["verfy", "--log", "x"], "replay: unknown command 'verfy' (did you mean 'verify'?); the commands are "),
             (["help", "exprot"], "replay: unknown command 'exprot' (did you mean 'export'?); the commands are "),
-            (["foo"], "replay: unknown command 'foo'; the commands are demo, import, export, diff, log, show, "),
+            (["foo"], "replay: unknown command 'foo'; the commands are demo, import, export, copy, diff, log, show, "),
         ])
     func mistypedCommand(arguments: [String], message: String) async throws {
         let run = try await ToolRunner.run(arguments)
