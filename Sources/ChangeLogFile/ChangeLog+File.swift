@@ -48,8 +48,10 @@ extension ChangeLog {
     /// reader ignores it. A drop that fails leaves the appends committed, and is tried again
     /// after the next commit.
     ///
-    /// - Parameter sizeBudget: the most bytes the file should take after each commit, at least
-    ///   4096.
+    /// - Parameters:
+    ///   - path: the log file's path.
+    ///   - options: as for ``init(fileAt:options:)``.
+    ///   - sizeBudget: the most bytes the file should take after each commit, at least 4096.
     /// - Throws: as ``init(fileAt:options:)``, and `ChangeLogError.Code.invalidArgument` for a
     ///   budget under 4096 bytes.
     public convenience init(fileAt path: String, options: Options = Options(), sizeBudget: Int)

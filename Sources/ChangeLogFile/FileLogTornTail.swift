@@ -1,9 +1,9 @@
 /// A tail found after a log file's last committed transaction: bytes of a write that was cut
 /// short (a killed process, a power loss), or garbage appended to the file. Written in a
 /// durable mode, it holds no revision that was ever returned to its appender as written.
-/// Written with ``ChangeLog/Durability/noSync``, after a power loss it starts at the first
+/// Written with `ChangeLog.Durability.noSync`, after a power loss it starts at the first
 /// transaction that did not reach the disk whole, and may hold later ones that did: what
-/// followed the last `flush()` (``FileLogLayout``).
+/// followed the last `flush()` (the layout's documentation, `FileLogLayout`, says why).
 ///
 /// A writer's open cuts it away (the file ends at ``offset`` after it); a reader's open leaves
 /// the file as it is and reads up to ``offset`` (the tail may be an append in progress).
