@@ -1,5 +1,6 @@
 import ChangeLog
 import ChangeLogFile
+import ChangeLogTestSupport
 import Foundation
 import ListAdapter
 import Testing

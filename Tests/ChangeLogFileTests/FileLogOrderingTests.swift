@@ -1,4 +1,5 @@
 import ChangeLog
+import ChangeLogTestSupport
 import Foundation
 import ListAdapter
 import Testing

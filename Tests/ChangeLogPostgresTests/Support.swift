@@ -60,24 +60,3 @@ func storedBytes(of log: ChangeLog) throws -> (records: [[UInt8]], chunks: [UInt
         return (records, chunks)
     }
 }
-
-/// `snapshots` as append entries stamped with fixed times (one second apart from `start`), so
-/// that two logs given them store the same bytes.
-func entries(_ snapshots: [LogSnapshot], start: Int64 = 1_700_000_000_000) -> [ChangeLog.AppendEntry] {
-    snapshots.enumerated().map { offset, snapshot in
-        var entry = ChangeLog.AppendEntry(snapshot)
-        entry.millisecondsSince1970 = start + Int64(offset) * 1000
-        return entry
-    }
-}
-
-/// Appends `entries` in groups of one to five, each group one transaction.
-func appendInGroups(_ entries: [ChangeLog.AppendEntry], to log: ChangeLog, seed: UInt64) async throws {
-    var generator = SplitMix64(seed: seed)
-    var index = 0
-    while index < entries.count {
-        let count = min(Int.random(in: 1...5, using: &generator), entries.count - index)
-        _ = try await log.append(contentsOf: Array(entries[index..<index + count]))
-        index += count
-    }
-}

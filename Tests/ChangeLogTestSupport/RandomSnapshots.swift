@@ -3,18 +3,19 @@ import ListAdapter
 
 /// A seeded random history: each snapshot one to four edits from the one before (items
 /// inserted, deleted, moved within and across sections, updated; sections inserted, deleted).
-struct RandomSnapshots {
+package struct RandomSnapshots {
     private var generator: SplitMix64
     private var sections: [LogSnapshot.Section] = []
     private var next = 0
 
-    init(seed: UInt64) {
+    /// A history seeded with `seed`, starting from three sections.
+    package init(seed: UInt64) {
         generator = SplitMix64(seed: seed)
         for _ in 0..<3 { insertSection() }
     }
 
     /// The next `count` snapshots.
-    mutating func take(_ count: Int) -> [LogSnapshot] {
+    package mutating func take(_ count: Int) -> [LogSnapshot] {
         (0..<count).map { _ in
             for _ in 0..<Int.random(in: 1...4, using: &generator) { edit() }
             return try! LogSnapshot(sections: sections)
@@ -59,5 +60,26 @@ struct RandomSnapshots {
     private mutating func newItem() -> LogSnapshot.Item {
         next += 1
         return LogSnapshot.Item(id: "item-\(next)", summary: "Item \(next)")
+    }
+}
+
+/// `snapshots` as append entries stamped with fixed times (one second apart from `start`), so
+/// that two logs given them store the same bytes.
+package func entries(_ snapshots: [LogSnapshot], start: Int64 = 1_700_000_000_000) -> [ChangeLog.AppendEntry] {
+    snapshots.enumerated().map { offset, snapshot in
+        var entry = ChangeLog.AppendEntry(snapshot)
+        entry.millisecondsSince1970 = start + Int64(offset) * 1000
+        return entry
+    }
+}
+
+/// Appends `entries` in groups of one to five, each group one transaction.
+package func appendInGroups(_ entries: [ChangeLog.AppendEntry], to log: ChangeLog, seed: UInt64) async throws {
+    var generator = SplitMix64(seed: seed)
+    var index = 0
+    while index < entries.count {
+        let count = min(Int.random(in: 1...5, using: &generator), entries.count - index)
+        _ = try await log.append(contentsOf: Array(entries[index..<index + count]))
+        index += count
     }
 }
