@@ -5,7 +5,7 @@ import Hummingbird
 /// (`oldest` and `latest` are 0 for an empty log).
 enum LogRoute {
     static func register(on router: Router<BasicRequestContext>, log: ChangeLog) {
-        router.get("/api/log") { _, _ in try summary(of: log) }
+        router.get("/api/log") { _, _ in try await log.reading { try summary(of: log) } }
     }
 
     static func summary(of log: ChangeLog) throws -> Response {

@@ -5,16 +5,23 @@ import Hummingbird
 /// `GET /api/revisions?from=R&to=S` (revision lines as JSON Lines, streamed).
 enum RevisionRoutes {
     static func register(on router: Router<BasicRequestContext>, log: ChangeLog, batchSize: Int) {
+        // Each handler reads on the engine's read threads (`ChangeLog.reading`).
         router.get("/api/revisions/:revision") { _, context in
-            try one(log, revision: context.parameters.get("revision"))
+            try await log.reading { try one(log, revision: context.parameters.get("revision")) }
         }
         router.get("/api/revisions") { request, _ in
-            try RangeQuestions.asked(by: request)
-                ? RangeQuestions.range(log, request: request, batchSize: batchSize)
-                : range(
-                    log, from: request.uri.queryParameters.get("from"), to: request.uri.queryParameters.get("to"),
-                    changesOnly: ChangesOnly.requested(by: request), batchSize: batchSize)
+            try await log.reading { try range(log, request: request, batchSize: batchSize) }
         }
+    }
+
+    /// What `GET /api/revisions` answers: the range questions' answer when the request asks one,
+    /// else the revision lines of the range.
+    static func range(_ log: ChangeLog, request: Request, batchSize: Int) throws -> Response {
+        try RangeQuestions.asked(by: request)
+            ? RangeQuestions.range(log, request: request, batchSize: batchSize)
+            : range(
+                log, from: request.uri.queryParameters.get("from"), to: request.uri.queryParameters.get("to"),
+                changesOnly: ChangesOnly.requested(by: request), batchSize: batchSize)
     }
 
     /// The revision line of `text`'s revision; 404 naming what the log holds when it has no such revision.

@@ -37,6 +37,15 @@ extension ChangeLog {
     public func verify(
         _ range: ClosedRange<UInt64>? = nil, progress: (UInt64) -> Void = { _ in }
     ) async throws(ChangeLogError) -> VerificationReport {
+        // On an engine whose reads wait on the network, on its read threads, off the cooperative pool.
+        try await withTaskExecutorPreference(store.storage.readExecutor) { () throws(ChangeLogError) in
+            try await verifyInPlace(range, progress: progress)
+        }
+    }
+
+    private func verifyInPlace(
+        _ range: ClosedRange<UInt64>?, progress: (UInt64) -> Void
+    ) async throws(ChangeLogError) -> VerificationReport {
         guard var walk = try RevisionWalk(range, in: store) else {
             return VerificationReport(range: nil, revisionsChecked: 0, failure: nil)
         }

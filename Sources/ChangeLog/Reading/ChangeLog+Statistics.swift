@@ -55,6 +55,13 @@ extension ChangeLog {
     /// - Throws: ``ChangeLogError`` when a revision cannot be read.
     /// - Complexity: O(*r* + *c*), where *r* counts the revisions and *c* their operations.
     public func statistics(progress: (Int) -> Void = { _ in }) async throws(ChangeLogError) -> Statistics {
+        // On an engine whose reads wait on the network, on its read threads, off the cooperative pool.
+        try await withTaskExecutorPreference(store.storage.readExecutor) { () throws(ChangeLogError) in
+            try await statisticsInPlace(progress: progress)
+        }
+    }
+
+    private func statisticsInPlace(progress: (Int) -> Void) async throws(ChangeLogError) -> Statistics {
         var statistics = Statistics()
         let space = try store.storage.space()
         statistics.bytesOnDisk = space.bytesOnDisk

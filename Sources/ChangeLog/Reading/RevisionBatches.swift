@@ -46,6 +46,18 @@ struct RevisionBatches<Decoding: RevisionDecoding> {
         return buffer[bufferIndex]
     }
 
+    /// The next element, as ``next()``; when that reads a batch from the log, the read runs on
+    /// the engine's read threads (``ChangeLog/reading(isolation:_:)``), so an async caller never
+    /// holds a cooperative thread while it waits.
+    mutating func next(isolation actor: isolated (any Actor)?) async throws(ChangeLogError) -> Decoding.Element? {
+        guard bufferIndex == buffer.count, failure == nil, !finished,
+            let executor = log.store.storage.readExecutor
+        else { return try next() }
+        return try await withTaskExecutorPreference(executor, isolation: actor) { () throws(ChangeLogError) in
+            try next()
+        }
+    }
+
     private mutating func readBatch() throws(ChangeLogError) {
         let requested = nextRevision
         let store = log.store

@@ -39,11 +39,12 @@ public struct RevisionChangesSequence: AsyncSequence, Sendable {
             try batches.next()
         }
 
-        /// The next revision's changes; see ``next()``.
+        /// The next revision's changes, as ``next()``; a batch is read on the engine's read threads
+        /// (``ChangeLog/reading(isolation:_:)``), never holding a cooperative thread while it waits.
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(ChangeLogError)
             -> RevisionChanges?
         {
-            try batches.next()
+            try await batches.next(isolation: actor)
         }
     }
 }

@@ -49,11 +49,12 @@ public struct RevisionRecords: AsyncSequence, Sendable {
             try batches.next()
         }
 
-        /// The next record; see ``next()``.
+        /// The next record, as ``next()``; a batch is read on the engine's read threads
+        /// (``ChangeLog/reading(isolation:_:)``), never holding a cooperative thread while it waits.
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(ChangeLogError)
             -> RevisionRecord?
         {
-            try batches.next()
+            try await batches.next(isolation: actor)
         }
     }
 }

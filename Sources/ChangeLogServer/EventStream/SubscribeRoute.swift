@@ -11,7 +11,7 @@ enum SubscribeRoute {
         on router: Router<BasicRequestContext>, events: LiveEvents, configuration: ServerConfiguration
     ) {
         router.get("/api/subscribe") { request, _ in
-            try subscribe(request, events: events, configuration: configuration)
+            try await events.log.reading { try subscribe(request, events: events, configuration: configuration) }
         }
     }
 

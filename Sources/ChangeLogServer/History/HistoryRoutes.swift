@@ -12,14 +12,18 @@ enum HistoryRoutes {
     static func register(on router: Router<BasicRequestContext>, log: ChangeLog) {
         router.get("/api/items/:id/history") { request, context in
             let id = try QueryParameters.segment(context.parameters.get("id"), name: "id")
-            return try history(of: .item(id), request: request, log: log)
+            return try await log.reading { try history(of: .item(id), request: request, log: log) }
         }
         router.get("/api/sections/:title/history") { request, context in
             let title = try QueryParameters.segment(context.parameters.get("title"), name: "title")
-            return try history(of: .section(title), request: request, log: log)
+            return try await log.reading { try history(of: .section(title), request: request, log: log) }
         }
-        router.get("/api/items") { request, _ in try items(request: request, log: log) }
-        router.get("/api/compare") { request, _ in try compare(request: request, log: log) }
+        router.get("/api/items") { request, _ in
+            try await log.reading { try items(request: request, log: log) }
+        }
+        router.get("/api/compare") { request, _ in
+            try await log.reading { try compare(request: request, log: log) }
+        }
     }
 
     /// `{"id": "...", "events": [...]}` (or `"title"` for a section).

@@ -100,7 +100,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await failingWithBadInput {
+        try await failingWithBadInput(onCommandThreads: false) {
             let token = try tokenFile.map(Self.readToken(from:))
             let log = try logOptions.openExisting()
             let server = LogServer(

@@ -47,7 +47,7 @@ struct ViewCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await failingWithBadInput {
+        try await failingWithBadInput(onCommandThreads: false) {
             if !force && FileManager.default.fileExists(atPath: out) {
                 throw InputError("\(out) exists; pass --force to replace it")
             }

@@ -40,7 +40,7 @@ struct DemoCommand: AsyncParsableCommand {
 
     func run() async throws {
         let path = LogOptions.resolve(explicitPath)
-        let summary = try await failingWithBadInput {
+        let summary = try await failingWithBadInput(onCommandThreads: false) {
             try await DemoRun(path: path, revisions: revisions, seed: seed).run()
         }
         print(summary.joined(separator: "\n"))

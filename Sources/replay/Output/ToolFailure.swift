@@ -13,9 +13,13 @@ enum ExitStatus {
 }
 
 /// Runs `body`; any error becomes one line on standard error and exit status 2.
-func failingWithBadInput<T>(_ body: () async throws -> T) async throws -> T {
+///
+/// With `onCommandThreads` (the default), `body` runs on the tool's own threads
+/// (``CommandThreads``), where it may block on the log's synchronous API.
+func failingWithBadInput<T>(onCommandThreads: Bool = true, _ body: () async throws -> T) async throws -> T {
     do {
-        return try await body()
+        guard onCommandThreads else { return try await body() }
+        return try await withTaskExecutorPreference(CommandThreads.executor) { try await body() }
     } catch let exit as ExitCode {
         throw exit
     } catch let failure as StandardOutput.Failure {
