@@ -14,7 +14,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-targets=(ListAdapter ListViewBinding ListFormat ChangeLog ChangeLogFile ChangeLogTools ChangeLogServer)
+targets=(ListAdapter ListViewBinding ListFormat ChangeLog ChangeLogFile ChangeLogPostgres ChangeLogTools ChangeLogServer)
 args=()
 for target in "${targets[@]}"; do args+=(--target "$target"); done
 

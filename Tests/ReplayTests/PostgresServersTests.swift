@@ -1,0 +1,61 @@
+#if Postgres
+    import ChangeLogTestSupport
+    import Foundation
+    import Testing
+
+    /// Two `replay serve` on one PostgreSQL log, as two hosts behind a balancer: they serve the
+    /// same stream, and a client that loses one resumes on the other with `Last-Event-ID`.
+    @Suite("replay serve on a PostgreSQL log")
+    struct PostgresServersTests {
+        @Test("a client that loses one server resumes on the other with Last-Event-ID: no gap, no duplicate")
+        func resumeOnTheOtherServer() async throws {
+            guard let server = PostgresLogCommandTests.serverURL else { return }
+            let url = server + "?log=servers-\(UUID().uuidString.lowercased())"
+            let count = 12
+            let lines = Fixtures.growing(count).split(separator: "\n").map(String.init)
+            let first = 4
+            let head = lines.prefix(first).joined(separator: "\n") + "\n"
+            let imported = try await ToolRunner.run(["import", "-", "--log", url], input: head)
+            #expect(imported.status == 0, "\(imported)")
+            let (one, onePort) = try await ToolRunner.serve(["--log", url])
+            let (other, otherPort) = try await ToolRunner.serve(["--log", url])
+            defer {
+                for running in [one, other] where running.process.isRunning { running.process.terminate() }
+            }
+            // A client that stays on the second server throughout: the stream both must serve.
+            let whole = try EventStreams(
+                port: otherPort, target: "/api/subscribe?from=1", count: 1, until: "id: \(count)\n")
+
+            let stream = try LoopbackHTTP.open(port: onePort, target: "/api/subscribe?from=1")
+            var received = await LoopbackHTTP.onThread { LoopbackHTTP.readUntil(stream, marker: "id: \(first)\n") }
+            // The rest arrives live, one revision per commit, while the client reads the first server.
+            let rest = lines.dropFirst(first).joined(separator: "\n") + "\n"
+            let importer = Task {
+                try await ToolRunner.run(["import", "-", "--log", url, "--commit-every", "1"], input: rest)
+            }
+            received += await LoopbackHTTP.onThread {
+                LoopbackHTTP.readUntil(stream, marker: "id: \(first + 2)\n")
+            }
+            kill(one.process.processIdentifier, SIGKILL)
+            one.process.waitUntilExit()
+            received += await LoopbackHTTP.onThread { LoopbackHTTP.readToEnd(stream) }
+            close(stream)
+            let before = try EventStreamMessage.parse(rawResponse: String(decoding: received, as: UTF8.self))
+            let lastID = try #require(before.compactMap(\.id).last)
+
+            let resumed = try EventStreams(
+                port: otherPort, target: "/api/subscribe", headers: ["Last-Event-ID": lastID], count: 1,
+                until: "id: \(count)\n")
+            let after = try EventStreamMessage.parse(rawResponse: try #require(await resumed.responses().first))
+            let importResult = try await importer.value
+            #expect(importResult.status == 0, "\(importResult)")
+
+            let events = (before + after).filter { $0.id != nil }
+            #expect(events.compactMap(\.id) == (1...count).map(String.init))
+            let served = try EventStreamMessage.parse(rawResponse: try #require(await whole.responses().first))
+            #expect(events.map(\.data) == served.filter { $0.id != nil }.map(\.data))
+            let exported = try await ToolRunner.run(["tail", "--log", url, "--from", "1", "--json"])
+            #expect(events.compactMap(\.data).map { $0 + "\n" }.joined() == exported.stdout)
+        }
+    }
+#endif
