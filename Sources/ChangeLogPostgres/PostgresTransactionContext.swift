@@ -7,8 +7,12 @@ import PostgresNIO
 ///
 /// Round trips are what an append and a read cost beyond the server's own work, so each query
 /// fetches what the log's core asks next:
-/// - Reads ahead: a read of the revision (or chunk) after the one read last fetches the next
-///   ``readAhead`` in the same round trip, since the log's readers walk revisions in order.
+/// - Reads ahead: a read of the revision after the one read last fetches the next ones in the
+///   same round trip, ``readAhead`` at first and twice as many each time the walk goes on (up
+///   to ``longestReadAhead``), since the log's readers walk revisions in order. A chunk read
+///   after another fetches the ``readAhead`` chunks on each side of it: an append stores its
+///   chunks under consecutive identifiers, and a reader asks for a revision's new chunks from
+///   its section run down to its items, then for the next revision's, above them.
 /// - The latest record is read with the largest chunk identifier, and kept: an append asks for
 ///   both, then for the latest record again (to check it), in that order.
 /// - Writes are kept until the transaction reads anything or commits (so that a read sees what
@@ -18,14 +22,18 @@ final class PostgresTransactionContext {
     let connection: PostgresConnection
     let logID: Int64
     let address: PostgresLogAddress
-    /// How many rows a sequential read fetches at once.
+    /// How many rows a sequential read fetches at once, at first.
     static let readAhead: Int64 = 64
+    /// How many records a sequential read fetches at once, at most.
+    static let longestReadAhead: Int64 = 1024
     /// How many rows one `INSERT` sends at most.
     static let rowsPerInsert = 500
 
     private var records: [UInt64: [UInt8]] = [:]
     private var recordsFetched: ClosedRange<UInt64>?
     private var lastRecord: UInt64?
+    /// How many records the next sequential read fetches.
+    private var recordReadAhead = readAhead
     private var chunks: [UInt64: [UInt8]] = [:]
     private var chunksFetched: ClosedRange<UInt64>?
     private var lastChunk: UInt64?
@@ -55,7 +63,14 @@ final class PostgresTransactionContext {
         defer { lastRecord = revision }
         if let recordsFetched, recordsFetched.contains(revision) { return records[revision] }
         guard let key = Int64(exactly: revision) else { return nil }
-        let count = lastRecord == revision &- 1 ? Self.readAhead : 1
+        let count: Int64
+        if lastRecord == revision &- 1 {
+            count = recordReadAhead
+            recordReadAhead = min(recordReadAhead * 2, Self.longestReadAhead)
+        } else {
+            count = 1
+            recordReadAhead = Self.readAhead
+        }
         let rows = try run(
             """
             SELECT revision, record FROM changelog_records
@@ -74,18 +89,21 @@ final class PostgresTransactionContext {
         defer { lastChunk = id }
         if let chunksFetched, chunksFetched.contains(id) { return chunks[id] }
         guard let key = Int64(exactly: id) else { return nil }
-        let count = lastChunk == id &- 1 ? Self.readAhead : 1
+        // The window: this chunk alone for a first read, else the neighbours on each side.
+        let reach = lastChunk == nil ? 0 : Self.readAhead
+        let lower = key - min(key, reach)
+        let upper = key > Int64.max - reach ? Int64.max : key + reach
         let rows = try run(
             """
             SELECT chunk_id, chunk FROM changelog_chunks
-            WHERE log_id = \(logID) AND chunk_id >= \(key) AND chunk_id < \(key &+ count) ORDER BY chunk_id
+            WHERE log_id = \(logID) AND chunk_id >= \(lower) AND chunk_id <= \(upper) ORDER BY chunk_id
             """, "reading chunk \(id) of \(address)")
         chunks = [:]
         for row in rows {
             let (stored, bytes) = try decode(row, "reading chunk \(id) of \(address)")
             chunks[stored] = bytes
         }
-        chunksFetched = id...(id + UInt64(count) - 1)
+        chunksFetched = UInt64(lower)...UInt64(upper)
         return chunks[id]
     }
 
