@@ -10,6 +10,8 @@ let package = Package(
         .package(name: "ListChangeLog", path: ".."),
         .package(
             url: "https://github.com/ordo-one/package-benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        // The raw PostgreSQL baselines talk to the server through the same client as the engine.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.0"),
     ],
     targets: [
         .executableTarget(
@@ -30,9 +32,11 @@ let package = Package(
                 .product(name: "Benchmark", package: "package-benchmark"),
                 .product(name: "ChangeLog", package: "ListChangeLog"),
                 .product(name: "ChangeLogFile", package: "ListChangeLog"),
+                .product(name: "ChangeLogPostgres", package: "ListChangeLog"),
                 .product(name: "ChangeLogTools", package: "ListChangeLog"),
                 .product(name: "ListAdapter", package: "ListChangeLog"),
                 .product(name: "ListFormat", package: "ListChangeLog"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             path: "Benchmarks/ChangeLogBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]

@@ -11,7 +11,9 @@ import PostgresNIO
 ///   (`SELECT ... FOR UPDATE`), then reads the log's end: writers of one log, in any process on
 ///   any host, take turns, so `expectedLatest` is decided by PostgreSQL; the primary key
 ///   (log_id, revision) refuses a second record of a revision in any case. Its puts are sent in
-///   multi-row `INSERT`s; its commit notifies ``PostgresSchema/channel``.
+///   one statement of multi-row `INSERT`s with its notification on ``PostgresSchema/channel``:
+///   a durable append's transaction is five round trips (`BEGIN`, the lock, the end read, the
+///   puts, `COMMIT`; ``PostgresTransactionContext``).
 /// - Committed means PostgreSQL committed it. With ``ChangeLog/Durability/durable`` an append
 ///   returns once the server flushed its WAL (`synchronous_commit` as the server is set, `on`
 ///   by default; with synchronous replication, as that setting says). The relaxed modes set
@@ -88,12 +90,8 @@ final class PostgresLogStorage: LogStorage {
                 }
                 let context = PostgresTransactionContext(connection: connection, logID: logID, address: address)
                 let result = try body(PostgresLogTransaction(context: context))
-                try context.sendPending()
-                if let latest = context.latestPut {
-                    _ = try connection.run(
-                        "SELECT pg_notify(\(PostgresSchema.channel), \("\(logID):\(latest)"))", address: address,
-                        what: what)
-                }
+                // The rows put and the notification, in one round trip.
+                try context.sendPending(notifying: PostgresSchema.channel)
                 do throws(PostgresEngineError) {
                     _ = try connection.run("COMMIT", address: address, what: what)
                 } catch {

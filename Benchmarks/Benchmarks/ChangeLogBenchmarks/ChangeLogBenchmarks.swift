@@ -140,7 +140,8 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, .throughput],
         timeUnits: .microseconds,
-        units: Dictionary(uniqueKeysWithValues: (customMetrics + fileEngineMetrics).map { ($0, .count) }),
+        units: Dictionary(
+            uniqueKeysWithValues: (customMetrics + fileEngineMetrics + postgresMetrics).map { ($0, .count) }),
         maxDuration: .seconds(3),
         maxIterations: 1_000
     )
@@ -153,6 +154,7 @@ let benchmarks: @Sendable () -> Void = {
     registerHistoryBenchmarks()
     registerFileEngineBenchmarks()
     registerRecordingHoldBenchmarks()
+    registerPostgresBenchmarks()
 
     Benchmark(
         "raw LMDB: 1 put per durable transaction, bytes of a churn revision",

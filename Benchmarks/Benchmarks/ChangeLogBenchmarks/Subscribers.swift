@@ -1,4 +1,5 @@
 import ChangeLog
+import ChangeLogPostgres
 import Foundation
 import Synchronization
 
@@ -89,7 +90,7 @@ enum SubscriberProcess {
     static let fromVariable = "LISTCHANGELOG_BENCH_SUBSCRIBER_FROM"
 
     /// A subscriber in another process: this benchmark executable, started again with
-    /// ``logVariable`` set. It prints `ready` once caught up, then one latency per revision, in
+    /// ``logVariable`` set to the log's path or PostgreSQL URL. It prints `ready` once caught up, then one latency per revision, in
     /// nanoseconds, one per line; it exits when its standard input closes.
     final class Child: Sendable {
         private let process: Process
@@ -151,9 +152,14 @@ enum SubscriberProcess {
         }
         let log: ChangeLog
         do {
-            log = try ChangeLog(path: path, options: .init(createIfMissing: false))
+            // A PostgreSQL log's URL may hold its password: the error names the log without it.
+            if PostgresLogAddress.isPostgresURL(path) {
+                log = try ChangeLog(url: path, options: .init(createIfMissing: false))
+            } else {
+                log = try ChangeLog(path: path, options: .init(createIfMissing: false))
+            }
         } catch {
-            FileHandle.standardError.write(Data("subscriber cannot open \(path): \(error)\n".utf8))
+            FileHandle.standardError.write(Data("subscriber cannot open its log: \(error)\n".utf8))
             exit(1)
         }
         Task.detached {
