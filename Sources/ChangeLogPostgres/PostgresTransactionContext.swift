@@ -28,6 +28,9 @@ final class PostgresTransactionContext {
     private var pendingChunks: [(UInt64, [UInt8])] = []
     /// The latest revision this transaction put, for its commit's notification.
     private(set) var latestPut: UInt64?
+    /// The bytes of the record of ``latestPut``, by which a commit whose reply was lost is
+    /// recognised (``PostgresCommitOutcome``).
+    private(set) var latestPutRecord: [UInt8]?
 
     init(connection: PostgresConnection, logID: Int64, address: PostgresLogAddress) {
         self.connection = connection
@@ -127,6 +130,7 @@ final class PostgresTransactionContext {
         }
         pendingRecords.append((revision, bytes))
         latestPut = revision
+        latestPutRecord = bytes
         invalidate()
     }
 
