@@ -180,7 +180,9 @@ let package = Package(
             ]),
         .testTarget(
             name: "ChangeLogPostgresTests",
-            dependencies: ["ChangeLogPostgres", "ChangeLog", "ListAdapter", "ChangeLogTestSupport"]),
+            dependencies: [
+                "ChangeLogPostgres", "ChangeLog", "ListAdapter", "ChangeLogTestSupport", "ChangeLogWorker", "replay",
+            ]),
         .testTarget(
             name: "ChangeLogToolsTests",
             dependencies: ["ChangeLogTools", "ChangeLog", "ListAdapter", "ListFormat", "ChangeLogTestSupport"]),

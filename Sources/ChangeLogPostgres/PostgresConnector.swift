@@ -55,7 +55,7 @@ final class PostgresConnector: Sendable {
             host: address.host, port: address.port, username: address.user, password: address.password,
             database: address.database, tls: tls)
         configuration.options.connectTimeout = .seconds(Int64(address.connectTimeout))
-        configuration.options.additionalStartupParameters = [("application_name", "ChangeLog")]
+        configuration.options.additionalStartupParameters = [("application_name", address.applicationName)]
         self.configuration = configuration
     }
 
@@ -77,8 +77,15 @@ final class PostgresConnector: Sendable {
     /// Lends an idle connection (or a new one) to `body`, and keeps it for the next caller
     /// unless `body` threw a connection failure or left it closed. A connection that `body`
     /// leaves inside a transaction must not be returned: `body` ends its transactions.
-    func withConnection<R>(_ body: (PostgresConnection) throws -> R) throws -> R {
-        let connection = try idle.withLock { $0.popLast() } ?? connect()
+    ///
+    /// With `begin`, the connection first runs it (the transaction's `BEGIN`), and an idle
+    /// connection that the server closed meanwhile (a restart, `pg_terminate_backend`, a cut)
+    /// is replaced by a new one: nothing was sent on it yet, so nothing can have happened twice,
+    /// and the next caller after a cut gets a working connection instead of the cut's error.
+    func withConnection<R>(beginning begin: PostgresQuery? = nil, _ body: (PostgresConnection) throws -> R)
+        throws -> R
+    {
+        let connection = try ready(beginning: begin)
         do {
             let result = try body(connection)
             keep(connection)
@@ -91,6 +98,39 @@ final class PostgresConnector: Sendable {
             }
             throw error
         }
+    }
+
+    /// An idle connection that is still open, or a new one, that ran `begin` when given. When an
+    /// idle one fails `begin` as a lost connection, the others kept with it are dropped too (they
+    /// were most likely lost together, as in a server restart), and a new one runs it.
+    private func ready(beginning begin: PostgresQuery?) throws(PostgresEngineError) -> PostgresConnection {
+        while let connection = idle.withLock({ $0.popLast() }) {
+            if connection.isClosed {
+                connection.closeSoon()
+                continue
+            }
+            guard let begin else { return connection }
+            do {
+                _ = try connection.run(begin, address: address, what: "beginning a transaction on \(address)")
+                return connection
+            } catch  where error.isConnectionFailure {
+                connection.closeSoon()
+                closeIdle()
+            } catch {
+                keep(connection)
+                throw error
+            }
+        }
+        let connection = try connect()
+        if let begin {
+            do {
+                _ = try connection.run(begin, address: address, what: "beginning a transaction on \(address)")
+            } catch {
+                if error.isConnectionFailure { connection.closeSoon() } else { keep(connection) }
+                throw error
+            }
+        }
+        return connection
     }
 
     private func keep(_ connection: PostgresConnection) {

@@ -26,6 +26,14 @@ struct PostgresEngineError: StorageEngineError, CustomStringConvertible {
             revision: revision, path: path, cause: self)
     }
 
+    /// This error with `note` after its reason, as in "the connection was closed: nothing was
+    /// committed".
+    func adding(_ note: String) -> PostgresEngineError {
+        var error = self
+        error.reason += ": " + note
+        return error
+    }
+
     /// The error for `error`, thrown while doing `what`: the server's message and SQLSTATE, or
     /// the client's account of a connection or TLS failure, in one line.
     static func from(_ error: any Error, while what: String, address: PostgresLogAddress) -> PostgresEngineError {
@@ -46,8 +54,12 @@ struct PostgresEngineError: StorageEngineError, CustomStringConvertible {
             default:
                 reason = "\(message) (SQLSTATE \(state))"
             }
+            // Class 08 is a connection exception; 57P01 to 57P03 are the server shutting down,
+            // crashing or still starting (a terminated backend gets 57P01): each ends the
+            // connection, and a new one may work.
             return PostgresEngineError(
-                what: what, reason: reason, sqlState: state, isConnectionFailure: state.hasPrefix("08"))
+                what: what, reason: reason, sqlState: state,
+                isConnectionFailure: state.hasPrefix("08") || ["57P01", "57P02", "57P03"].contains(state))
         }
         let reason: String
         switch error.code {

@@ -15,6 +15,8 @@ import Foundation
 ///   against the system's trust roots or `sslrootcert=FILE` (`verify-full` also checks the host
 ///   name).
 /// - `connect_timeout=SECONDS` bounds connecting (10 by default).
+/// - `application_name=NAME` names the log's connections in the server's `pg_stat_activity`
+///   (`ChangeLog` by default), so that an administrator can tell them apart.
 public struct PostgresLogAddress: Sendable, Hashable, CustomStringConvertible {
     /// TLS as libpq's `sslmode` spells it.
     public enum TLSMode: String, Sendable, Hashable, CaseIterable {
@@ -48,6 +50,8 @@ public struct PostgresLogAddress: Sendable, Hashable, CustomStringConvertible {
     public var rootCertificateFile: String?
     /// The longest connecting may take, in seconds.
     public var connectTimeout: Int
+    /// The name the connections give the server (`application_name`), `ChangeLog` by default.
+    public var applicationName: String
 
     /// Whether `string` is a PostgreSQL URL (`postgres://` or `postgresql://`): such a string
     /// is never taken for a path.
@@ -89,6 +93,7 @@ public struct PostgresLogAddress: Sendable, Hashable, CustomStringConvertible {
         tlsMode = .prefer
         rootCertificateFile = nil
         connectTimeout = 10
+        applicationName = "ChangeLog"
         for item in components.queryItems ?? [] {
             let value = item.value ?? ""
             switch item.name {
@@ -110,9 +115,16 @@ public struct PostgresLogAddress: Sendable, Hashable, CustomStringConvertible {
                     throw invalid("connect_timeout=\(value) is not a positive number of seconds")
                 }
                 connectTimeout = seconds
-            case "application_name", "password": continue
+            case "application_name":
+                guard (1...63).contains(value.utf8.count), !value.utf8.contains(0) else {
+                    throw invalid("the application name must be 1 to 63 bytes")
+                }
+                applicationName = value
+            case "password": continue
             default:
-                throw invalid("the parameter \(item.name) is not one of log, sslmode, sslrootcert, connect_timeout")
+                throw invalid(
+                    "the parameter \(item.name) is not one of log, sslmode, sslrootcert, connect_timeout, "
+                        + "application_name")
             }
         }
         if let password = components.password, !password.isEmpty {
@@ -143,6 +155,9 @@ public struct PostgresLogAddress: Sendable, Hashable, CustomStringConvertible {
         var items = [URLQueryItem(name: "log", value: logName)]
         if tlsMode != .prefer { items.append(URLQueryItem(name: "sslmode", value: tlsMode.rawValue)) }
         if let rootCertificateFile { items.append(URLQueryItem(name: "sslrootcert", value: rootCertificateFile)) }
+        if applicationName != "ChangeLog" {
+            items.append(URLQueryItem(name: "application_name", value: applicationName))
+        }
         components.queryItems = items
         return components.string ?? "postgres://\(user)@\(host):\(port)/\(database)?log=\(logName)"
     }

@@ -19,6 +19,11 @@ import PostgresNIO
 ///   by default; with synchronous replication, as that setting says). The relaxed modes set
 ///   `synchronous_commit = off` for the append: a server crash can lose the last appends (never
 ///   part of one), and ``flush()`` makes everything committed so far durable.
+/// - A connection lost mid-transaction: a read or a write that had not sent `COMMIT` fails
+///   and says that nothing was committed; one lost after `COMMIT` was sent is resolved by
+///   ``PostgresCommitOutcome`` (committed, not committed, or an error saying the outcome is
+///   unknown). A connection the server closed while idle is replaced before the next
+///   transaction begins (``PostgresConnector/withConnection(beginning:_:)``).
 /// - Waiting: every call waits for the server on the calling thread. The log's asynchronous
 ///   readers (subscriptions, live feeds) run their reads on ``PostgresReadExecutor``'s threads
 ///   (``readExecutor``), never on Swift's cooperative pool; the writer runs on its own queue.
@@ -52,9 +57,8 @@ final class PostgresLogStorage: LogStorage {
 
     func read<R>(_ body: (borrowing any LogReadTransaction & ~Copyable) throws -> R) throws -> R {
         let address = address
-        return try connector.withConnection { connection in
-            _ = try connection.run(
-                "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", address: address, what: "reading \(address)")
+        return try connector.withConnection(beginning: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") {
+            connection in
             do {
                 let context = PostgresTransactionContext(connection: connection, logID: logID, address: address)
                 let result = try body(PostgresLogTransaction(context: context))
@@ -76,39 +80,55 @@ final class PostgresLogStorage: LogStorage {
         defer { writing.unlock() }
         let address = address
         let what = "appending to \(address)"
-        return try connector.withConnection { connection in
-            _ = try connection.run("BEGIN", address: address, what: what)
+        return try connector.withConnection(beginning: "BEGIN") { connection in
+            let context = PostgresTransactionContext(connection: connection, logID: logID, address: address)
+            let result = try prepare(in: context, what: what, body)
             do {
-                if durability != .durable {
-                    _ = try connection.run("SET LOCAL synchronous_commit TO off", address: address, what: what)
-                }
-                let locked = try connection.run(
-                    "SELECT id FROM changelog_logs WHERE id = \(logID) FOR UPDATE", address: address, what: what)
-                guard !locked.isEmpty else {
-                    throw ChangeLogError(
-                        code: .logNotFound, message: "the PostgreSQL log \(address) was deleted", path: path)
-                }
-                let context = PostgresTransactionContext(connection: connection, logID: logID, address: address)
-                let result = try body(PostgresLogTransaction(context: context))
-                // The rows put and the notification, in one round trip.
-                try context.sendPending(notifying: PostgresSchema.channel)
-                do throws(PostgresEngineError) {
-                    _ = try connection.run("COMMIT", address: address, what: what)
-                } catch {
-                    // The server may have committed before the connection broke: say so.
-                    throw PostgresEngineError(
-                        what: what,
-                        reason: "\(error.reason) while committing: the append may or may not be committed; read the "
-                            + "log's latest revision to tell",
-                        sqlState: error.sqlState, isConnectionFailure: true)
-                }
-                return result
-            } catch {
-                _ = try? connection.run("ROLLBACK", address: address, what: what)
-                throw error
+                _ = try connection.run("COMMIT", address: address, what: what)
+            } catch let error as PostgresEngineError where error.isConnectionFailure {
+                // The server may have committed before the connection broke: find out.
+                try PostgresCommitOutcome(connector: connector, logID: logID).resolve(
+                    latest: context.latestPut, record: context.latestPutRecord, after: error)
             }
+            return result
         }
     }
+
+    /// Runs a write transaction's statements up to its `COMMIT`, which it leaves to its caller;
+    /// rolls back and throws when any fails, saying that nothing was committed.
+    private func prepare<R>(
+        in context: PostgresTransactionContext, what: String,
+        _ body: (borrowing any LogWriteTransaction & ~Copyable) throws -> R
+    ) throws -> R {
+        let connection = context.connection
+        do {
+            if durability != .durable {
+                _ = try connection.run("SET LOCAL synchronous_commit TO off", address: address, what: what)
+            }
+            let locked = try connection.run(
+                "SELECT id FROM changelog_logs WHERE id = \(logID) FOR UPDATE", address: address, what: what)
+            guard !locked.isEmpty else {
+                throw ChangeLogError(
+                    code: .logNotFound, message: "the PostgreSQL log \(address) was deleted", path: path)
+            }
+            let result = try body(PostgresLogTransaction(context: context))
+            // The rows put and the notification, in one round trip.
+            try context.sendPending(notifying: PostgresSchema.channel)
+            return result
+        } catch {
+            _ = try? connection.run("ROLLBACK", address: address, what: what)
+            // COMMIT was never sent: a failure of the engine says that nothing was committed.
+            if let engine = error as? PostgresEngineError { throw engine.adding(Self.nothingCommitted) }
+            if var wrapped = error as? ChangeLogError, wrapped.code == .storage, wrapped.cause is PostgresEngineError {
+                wrapped.message += "; \(Self.nothingCommitted)"
+                throw wrapped
+            }
+            throw error
+        }
+    }
+
+    /// What the error of a write that failed before its `COMMIT` was sent says.
+    static let nothingCommitted = "nothing was committed"
 
     // MARK: - Watching, history, space
 
@@ -129,8 +149,7 @@ final class PostgresLogStorage: LogStorage {
         guard !isReadOnly else { return }
         let address = address
         do {
-            try connector.withConnection { connection in
-                _ = try connection.run("BEGIN", address: address, what: "flushing \(address)")
+            try connector.withConnection(beginning: "BEGIN") { connection in
                 _ = try connection.run(
                     "SET LOCAL synchronous_commit TO on", address: address, what: "flushing \(address)")
                 _ = try connection.run("SELECT txid_current()", address: address, what: "flushing \(address)")

@@ -45,6 +45,9 @@ final class PostgresTransactionContext {
     private var pendingCompressedMark = false
     /// The latest revision this transaction put, for its commit's notification.
     private(set) var latestPut: UInt64?
+    /// The bytes of the record of ``latestPut``, by which a commit whose reply was lost is
+    /// recognised (``PostgresCommitOutcome``).
+    private(set) var latestPutRecord: [UInt8]?
 
     init(connection: PostgresConnection, logID: Int64, address: PostgresLogAddress) {
         self.connection = connection
@@ -177,6 +180,7 @@ final class PostgresTransactionContext {
         }
         pendingRecords.append((revision, bytes))
         latestPut = revision
+        latestPutRecord = bytes
         invalidate()
     }
 

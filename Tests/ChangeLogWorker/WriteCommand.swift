@@ -12,14 +12,15 @@ import Foundation
 /// again on a conflict.
 ///
 /// With `--engine file` the log is a file (ChangeLogFile), and a torn tail its open cut is
-/// printed first, `torn OFFSET LENGTH`.
+/// printed first, `torn OFFSET LENGTH`; with `--engine postgres`, `--log` is a PostgreSQL log's
+/// URL. With `--report-conflicts yes`, a transaction that lost the race to another writer
+/// prints `conflict L`, L the latest revision it expected.
 ///
 /// Prints `ready L` once the log is open (L its latest revision), `committed A B` after a
 /// transaction of revisions A to B, `dropping T` and `dropped T` around
 /// `dropRevisions(before: T)`, `importing A B` and `imported A B` around an import of
 /// revisions A to B.
 func runWrite(_ arguments: Arguments) async throws {
-    let path = arguments.string("log")
     let seed = arguments.number("content-seed")
     let items = Int(arguments.number("items", default: 120))
     let batch = max(1, arguments.number("batch", default: 1))
@@ -41,8 +42,8 @@ func runWrite(_ arguments: Arguments) async throws {
     if arguments.values["map-size"] != nil {
         options.initialMapSize = Int(arguments.number("map-size"))
     }
-    let file = arguments.values["engine"] == "file"
-    var log = file ? try ChangeLog(fileAt: path, options: options) : try ChangeLog(path: path, options: options)
+    let reportsConflicts = arguments.values["report-conflicts"] == "yes"
+    var log = try openWorkerLog(arguments, options: options)
     if let tail = log.fileTornTail { emit("torn \(tail.offset) \(tail.length)") }
     emit("ready \(try log.latestRevision)")
     var done: UInt64 = 0
@@ -52,7 +53,7 @@ func runWrite(_ arguments: Arguments) async throws {
         if reopenEvery > 0, done > 0, done % reopenEvery == 0 {
             // Closes the environment when nothing else holds it, so that the next open starts
             // again from the small initial map.
-            log = try reopen(path: path, options: options, file: file, closing: log)
+            log = try reopen(arguments, options: options, closing: log)
         }
         let latest = try log.latestRevision
         if dropEvery > 0, done > 0, done % dropEvery == 0, latest > keep, latest - keep > (try log.firstRevision) {
@@ -88,7 +89,10 @@ func runWrite(_ arguments: Arguments) async throws {
             done += importTransactions
             continue
         }
-        guard try await append(entries, to: log, after: latest) else { continue }
+        guard try await append(entries, to: log, after: latest) else {
+            if reportsConflicts { emit("conflict \(latest)") }
+            continue
+        }
         emit("committed \(revisions.lowerBound) \(revisions.upperBound)")
         done += 1
     }
@@ -112,8 +116,8 @@ private func append(_ entries: [ChangeLog.AppendEntry], to log: ChangeLog, after
 /// Releases `log` and opens it again: the environment closes when nothing else holds it, so
 /// that the new one starts again from the small initial map.
 private func reopen(
-    path: String, options: ChangeLog.Options, file: Bool, closing log: consuming ChangeLog
+    _ arguments: Arguments, options: ChangeLog.Options, closing log: consuming ChangeLog
 ) throws -> ChangeLog {
     _ = consume log
-    return file ? try ChangeLog(fileAt: path, options: options) : try ChangeLog(path: path, options: options)
+    return try openWorkerLog(arguments, options: options)
 }

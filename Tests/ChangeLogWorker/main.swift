@@ -31,6 +31,7 @@ import Foundation
 //   ChangeLogWorker write --log PATH --content-seed S [--items K] [--batch B] [--import T]
 //         [--drop-every D] [--keep K] [--durability durable|noMetaSync|noSync] [--map-size M]
 //         [--reopen-every N] [--transactions N] [--pause-ms P] [--writer W] [--stop-file PATH]
+//         [--engine file|postgres] [--report-conflicts yes]
 //       appends revision r as CrashContent's snapshot for (S, r), B revisions per transaction
 //       (or T transactions of B through SnapshotImporter), drops all but the last K revisions
 //       every D transactions, and prints a line after each committed step (see WriteCommand.swift)
@@ -46,6 +47,9 @@ import Foundation
 //   ChangeLogWorker race --log PATH --expected L --seed S [--engine file]
 //       prints `ready`, waits for a line on standard input, appends one snapshot with
 //       expectedLatest L and prints `won R` or `conflict` (see RaceCommand.swift)
+//   ChangeLogWorker follow --log PATH --until R [--from F] [--poll-ms P] [--engine postgres] [--read-only yes]
+//       subscribes from F (0: the first stored) and prints `R DIGEST` for each revision it
+//       receives, until revision R; then `done` (see FollowCommand.swift)
 //   ChangeLogWorker time-stats --log PATH --untrusted 0|1
 //       opens the log for reading (walking its pages first with 1: Options.untrusted), computes
 //       its statistics as `replay stats` does, and prints `open S stats S` in seconds
@@ -170,6 +174,14 @@ if arguments.command == "race" {
     }
     exit(0)
 }
+if arguments.command == "follow" {
+    do {
+        try await runFollow(arguments)
+    } catch {
+        fail("\(error)")
+    }
+    exit(0)
+}
 if arguments.command == "write" {
     do {
         try await runWrite(arguments)
@@ -280,7 +292,7 @@ do {
         fail(
             "unknown command \(arguments.command); use append, subscribe, resubscribe, read-without-descriptors, "
                 + "read-without-data-descriptor, "
-                + "hold-readers, race or write", status: 2
+                + "hold-readers, race, write or follow", status: 2
         )
     }
 } catch {
