@@ -59,6 +59,7 @@ let package = Package(
             pkgConfig: "lmdb",
             providers: [.apt(["liblmdb-dev"]), .brew(["lmdb"])]
         ),
+        // libxxhash, for the tests that compare the log's XXH3 in Swift with the C reference.
         .systemLibrary(
             name: "CXXHash",
             pkgConfig: "libxxhash",
@@ -87,7 +88,7 @@ let package = Package(
         .target(
             name: "ChangeLog",
             dependencies: [
-                "ListAdapter", "ListFormat", "CXXHash", "CZstd", "CFileWriteback",
+                "ListAdapter", "ListFormat", "CZstd", "CFileWriteback",
                 .target(name: "CLMDB", condition: .when(traits: ["LMDB"])),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
@@ -95,7 +96,7 @@ let package = Package(
         // The log on one append-only file, for apps that record where LMDB is not at hand.
         .target(
             name: "ChangeLogFile",
-            dependencies: ["ChangeLog", "CXXHash", .product(name: "SystemPackage", package: "swift-system")]),
+            dependencies: ["ChangeLog", .product(name: "SystemPackage", package: "swift-system")]),
         // The log in a PostgreSQL database, many named logs in one: for logs shared by many machines.
         .target(
             name: "ChangeLogPostgres",
@@ -165,7 +166,7 @@ let package = Package(
         .testTarget(
             name: "ChangeLogTests",
             dependencies: [
-                "ChangeLog", "ListAdapter", "ListFormat", "CLMDB", "CFileWriteback", "ChangeLogTestSupport",
+                "ChangeLog", "ListAdapter", "ListFormat", "CLMDB", "CFileWriteback", "ChangeLogTestSupport", "CXXHash",
             ]),
         .testTarget(
             name: "ChangeLogFileTests",
