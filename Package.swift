@@ -147,6 +147,10 @@ let package = Package(
         ),
         // The README's complete program; ReadmeProgramTests runs it and compares the README's copy.
         .executableTarget(name: "TodoLog", dependencies: ["ChangeLog", "ListAdapter"], path: "Examples/TodoLog"),
+        // An app's log with no trait: scripts/test.sh builds it with every trait off, and
+        // PlainBuildTests checks what it writes and reads against this build's.
+        .executableTarget(
+            name: "PlainLog", dependencies: ["ChangeLog", "ChangeLogFile", "ListAdapter"], path: "Examples/PlainLog"),
         .executableTarget(
             name: "ChangeLogWorker",
             dependencies: [
