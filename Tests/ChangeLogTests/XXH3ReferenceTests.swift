@@ -67,7 +67,9 @@ struct XXH3ReferenceTests {
                 // Pieces of every kind: single bytes, around a buffer's size, several blocks.
                 let choices = [1, 63, 64, 65, 255, 256, 257, 1_000, 3_000]
                 let size = min(length - position, choices[Int(generator.next() % UInt64(choices.count))])
-                input.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[position..<(position + size)])) }
+                input.withUnsafeBytes {
+                    hasher.update(UnsafeRawBufferPointer(rebasing: $0[position..<(position + size)]))
+                }
                 position += size
             }
             #expect(hasher.digest() == expected, "XXH3-64 in pieces of \(length) bytes, seed \(seed)")

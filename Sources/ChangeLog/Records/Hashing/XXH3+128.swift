@@ -43,7 +43,9 @@ extension XXH3 {
             let wide = (first ^ last ^ lowKey).multipliedFullWidth(by: XXH3Constants.prime64_1)
             let keyedLast = last ^ highKey
             var low = wide.low &+ ((length &- 1) << 54)
-            var high = wide.high &+ keyedLast &+ UInt64(UInt32(truncatingIfNeeded: keyedLast)) &* (XXH3Constants.prime32_2 &- 1)
+            var high =
+                wide.high &+ keyedLast &+ UInt64(UInt32(truncatingIfNeeded: keyedLast))
+                &* (XXH3Constants.prime32_2 &- 1)
             low ^= high.byteSwapped
             let final = low.multipliedFullWidth(by: XXH3Constants.prime64_2)
             low = final.low
@@ -104,7 +106,8 @@ extension XXH3 {
             mix(input + (count - 16), input + (count - 32), secret + 103, 0)
         }
         let sum = low &+ high
-        let spread = low &* XXH3Constants.prime64_1 &+ high &* XXH3Constants.prime64_4
+        let spread =
+            low &* XXH3Constants.prime64_1 &+ high &* XXH3Constants.prime64_4
             &+ UInt64(count) &* XXH3Constants.prime64_2
         return (0 &- XXH3Constants.avalanche(spread), XXH3Constants.avalanche(sum))
     }

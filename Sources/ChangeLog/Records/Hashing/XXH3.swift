@@ -40,9 +40,11 @@ package enum XXH3 {
     static func short64(_ input: UnsafeRawPointer, count: Int, seed: UInt64, _ secret: UnsafeRawPointer) -> UInt64 {
         let length = UInt64(count)
         if count > 8 {
-            let low = XXH3Constants.load64(input, 0)
+            let low =
+                XXH3Constants.load64(input, 0)
                 ^ ((XXH3Constants.load64(secret, 24) ^ XXH3Constants.load64(secret, 32)) &+ seed)
-            let high = XXH3Constants.load64(input, count - 8)
+            let high =
+                XXH3Constants.load64(input, count - 8)
                 ^ ((XXH3Constants.load64(secret, 40) ^ XXH3Constants.load64(secret, 48)) &- seed)
             let sum = length &+ low.byteSwapped &+ high &+ XXH3Constants.multiplyFold(low, high)
             return XXH3Constants.avalanche(sum)
@@ -79,7 +81,8 @@ package enum XXH3 {
         var round = (count - 1) >> 5
         while round >= 0 {
             accumulator = accumulator &+ XXH3Constants.mix16(input + round * 16, secret + round * 32, seed)
-            accumulator = accumulator
+            accumulator =
+                accumulator
                 &+ XXH3Constants.mix16(input + (count - round * 16 - 16), secret + (round * 32 + 16), seed)
             round -= 1
         }

@@ -35,14 +35,18 @@ package struct XXH3Hasher64 {
         var remaining = bytes.count
         total += remaining
         if buffered + remaining <= Self.bufferSize {
-            buffer.withUnsafeMutableBytes { $0.baseAddress!.advanced(by: buffered).copyMemory(from: input, byteCount: remaining) }
+            buffer.withUnsafeMutableBytes {
+                $0.baseAddress!.advanced(by: buffered).copyMemory(from: input, byteCount: remaining)
+            }
             buffered += remaining
             return
         }
         // More input follows whatever fills the buffer: fill it and accumulate its stripes.
         if buffered > 0 {
             let filling = Self.bufferSize - buffered
-            buffer.withUnsafeMutableBytes { $0.baseAddress!.advanced(by: buffered).copyMemory(from: input, byteCount: filling) }
+            buffer.withUnsafeMutableBytes {
+                $0.baseAddress!.advanced(by: buffered).copyMemory(from: input, byteCount: filling)
+            }
             input += filling
             remaining -= filling
             buffer.withUnsafeBytes { consume($0.baseAddress!, stripes: Self.bufferSize / XXH3Lanes.stripeSize) }
@@ -78,7 +82,8 @@ package struct XXH3Hasher64 {
             }
         }
         previous.withUnsafeMutableBytes {
-            $0.baseAddress!.copyMemory(from: input + (count - 1) * XXH3Lanes.stripeSize, byteCount: XXH3Lanes.stripeSize)
+            $0.baseAddress!.copyMemory(
+                from: input + (count - 1) * XXH3Lanes.stripeSize, byteCount: XXH3Lanes.stripeSize)
         }
     }
 
