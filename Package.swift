@@ -5,9 +5,10 @@ import PackageDescription
 
 let package = Package(
     name: "ListChangeLog",
-    // The floor is the Synchronization module's. ListAdapter, ListFormat and ListViewBinding build
-    // for every one of these; ChangeLog and ChangeLogFile link xxHash and zstd, and with the trait
-    // `LMDB` LMDB, the server and the tool all three, through pkg-config, so macOS and Linux only.
+    // The floor is the Synchronization module's. ListAdapter, ListFormat, ListViewBinding, and
+    // ChangeLog and ChangeLogFile without the traits `LMDB` and `Zstd`, link no system library and
+    // build for every one of these; with `Zstd` ChangeLog links zstd, with `LMDB` LMDB, and the
+    // server and the tool both, through pkg-config, so macOS and Linux only.
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "ListAdapter", targets: ["ListAdapter"]),
@@ -32,13 +33,19 @@ let package = Package(
         .trait(
             name: "LMDB",
             description: "ChangeLog's LMDB engine, `ChangeLog(path:)`: links liblmdb (macOS and Linux)."),
-        .trait(name: "Server", description: "The HTTP server (ChangeLogServer): Hummingbird, SwiftNIO, swift-log."),
+        .trait(
+            name: "Zstd",
+            description: "Compressed chunks: links libzstd. Without it chunks are stored uncompressed and a "
+                + "compressed one is refused with a clear error."),
+        .trait(
+            name: "Server", description: "The HTTP server (ChangeLogServer): Hummingbird, SwiftNIO, swift-log.",
+            enabledTraits: ["Zstd"]),
         .trait(
             name: "Tool", description: "The replay tool and its library (ChangeLogTools): swift-argument-parser.",
-            enabledTraits: ["Server", "LMDB"]),
+            enabledTraits: ["Server", "LMDB", "Zstd"]),
         .trait(name: "Tests", description: "What the package's own tests add: swift-property-based."),
         .trait(name: "Postgres", description: "The log on PostgreSQL (ChangeLogPostgres): postgres-nio."),
-        .default(enabledTraits: ["LMDB", "Server", "Tool", "Tests", "Postgres"]),
+        .default(enabledTraits: ["LMDB", "Zstd", "Server", "Tool", "Tests", "Postgres"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.6.0"),
@@ -59,6 +66,7 @@ let package = Package(
             pkgConfig: "lmdb",
             providers: [.apt(["liblmdb-dev"]), .brew(["lmdb"])]
         ),
+        // libxxhash, for the tests that compare the log's XXH3 in Swift with the C reference.
         .systemLibrary(
             name: "CXXHash",
             pkgConfig: "libxxhash",
@@ -87,7 +95,8 @@ let package = Package(
         .target(
             name: "ChangeLog",
             dependencies: [
-                "ListAdapter", "ListFormat", "CXXHash", "CZstd", "CFileWriteback",
+                "ListAdapter", "ListFormat", "CFileWriteback",
+                .target(name: "CZstd", condition: .when(traits: ["Zstd"])),
                 .target(name: "CLMDB", condition: .when(traits: ["LMDB"])),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
@@ -95,7 +104,7 @@ let package = Package(
         // The log on one append-only file, for apps that record where LMDB is not at hand.
         .target(
             name: "ChangeLogFile",
-            dependencies: ["ChangeLog", "CXXHash", .product(name: "SystemPackage", package: "swift-system")]),
+            dependencies: ["ChangeLog", .product(name: "SystemPackage", package: "swift-system")]),
         // The log in a PostgreSQL database, many named logs in one: for logs shared by many machines.
         .target(
             name: "ChangeLogPostgres",
@@ -138,6 +147,10 @@ let package = Package(
         ),
         // The README's complete program; ReadmeProgramTests runs it and compares the README's copy.
         .executableTarget(name: "TodoLog", dependencies: ["ChangeLog", "ListAdapter"], path: "Examples/TodoLog"),
+        // An app's log with no trait: scripts/test.sh builds it with every trait off, and
+        // PlainBuildTests checks what it writes and reads against this build's.
+        .executableTarget(
+            name: "PlainLog", dependencies: ["ChangeLog", "ChangeLogFile", "ListAdapter"], path: "Examples/PlainLog"),
         .executableTarget(
             name: "ChangeLogWorker",
             dependencies: [
@@ -165,7 +178,7 @@ let package = Package(
         .testTarget(
             name: "ChangeLogTests",
             dependencies: [
-                "ChangeLog", "ListAdapter", "ListFormat", "CLMDB", "CFileWriteback", "ChangeLogTestSupport",
+                "ChangeLog", "ListAdapter", "ListFormat", "CLMDB", "CFileWriteback", "ChangeLogTestSupport", "CXXHash",
             ]),
         .testTarget(
             name: "ChangeLogFileTests",

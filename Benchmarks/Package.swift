@@ -64,6 +64,24 @@ let package = Package(
             path: "Benchmarks/ServerBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
         ),
+        .executableTarget(
+            name: "HashBenchmarks",
+            dependencies: [
+                "BenchmarkSupport",
+                "CXXHashRaw",
+                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "ChangeLog", package: "ListChangeLog"),
+            ],
+            path: "Benchmarks/HashBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
+        // libxxhash, the C baseline of the log's XXH3 in Swift, declared here as CLMDBRaw is.
+        .systemLibrary(
+            name: "CXXHashRaw",
+            path: "CXXHashRaw",
+            pkgConfig: "libxxhash",
+            providers: [.apt(["libxxhash-dev"]), .brew(["xxhash"])]
+        ),
         // The raw LMDB baseline: the root package keeps its CLMDB module to itself, so the
         // benchmarks declare their own system library over the same <lmdb.h>.
         .systemLibrary(

@@ -11,9 +11,11 @@
 #   scripts/consumer-footprint.sh --check   resolves and plans the build, compiles nothing:
 #                                           fails if the default products, with traits: [],
 #                                           pull in anything but swift-system (postgres-nio,
-#                                           swift-nio-ssl, Hummingbird, ...) or build with
-#                                           CLMDB (link liblmdb); and, as the check's own
-#                                           check, if with traits: ["LMDB"] they do not
+#                                           swift-nio-ssl, Hummingbird, ...) or plan any
+#                                           system-library target (CLMDB, CXXHash, CZstd,
+#                                           CZlib) or link its library; and, as the check's
+#                                           own check, if with traits: ["LMDB", "Zstd"]
+#                                           the plan names neither CLMDB nor CZstd
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 products=("$@")
@@ -44,6 +46,22 @@ resolved() { # the packages DIR's consumer resolves, one per line, this one left
     (cd "$1" && swift package show-dependencies --format flatlist 2>/dev/null) | sort -u | grep -vx "$name" || true
 }
 
+# The system-library modules and libraries DIR's consumer plans to build its app with, one per
+# line: what the app's own compile and link commands in the build manifest name of the
+# package's system-library targets and their libraries (the manifest also plans the package's
+# executables, `replay` among them, which an app never builds).
+# Plans the build first (`plan DIR`, outside a command substitution, so that a failure exits).
+plan() { # plan DIR
+    (cd "$1" && swift build --print-manifest-job-graph >/dev/null 2>"$1.plan.log") || {
+        cat "$1.plan.log" >&2
+        exit 1
+    }
+}
+system_libraries() { # system_libraries DIR, after plan DIR
+    grep -F '"-module-name","App"' "$1/.build/debug.yaml" |
+        grep -oE '\b(CLMDB|CXXHash|CZstd|CZlib)\b|-l(lmdb|xxhash|zstd|z)\b' | sort -u || true
+}
+
 # Whether DIR's consumer builds with LMDB: its build manifest (.build/debug.yaml, the commands
 # of the build, written by planning it without compiling anything) names the CLMDB module or
 # links liblmdb.
@@ -71,18 +89,24 @@ if [[ ${products[0]} == --check ]]; then
         echo "consumer-footprint.sh: an app using ${products[*]} with traits: [] resolves more than swift-system:" $extra >&2
         exit 1
     fi
-    if links_lmdb "$work/check"; then
-        echo "consumer-footprint.sh: an app using ${products[*]} with traits: [] builds with CLMDB (links liblmdb)" >&2
+    plan "$work/check"
+    linked=$(system_libraries "$work/check")
+    if [[ -n $linked ]]; then
+        echo "consumer-footprint.sh: an app using ${products[*]} with traits: [] builds with system libraries:" \
+            $linked >&2
         exit 1
     fi
-    # The same plan with the trait on names LMDB: the test above can fail.
-    consumer "$work/lmdb" ', traits: ["LMDB"]'
-    if ! links_lmdb "$work/lmdb"; then
-        echo "consumer-footprint.sh: with traits: [\"LMDB\"] the build plan names no CLMDB: the check sees nothing" >&2
+    # The same plan with the traits on names LMDB and zstd: the test above can fail.
+    consumer "$work/traits" ', traits: ["LMDB", "Zstd"]'
+    plan "$work/traits"
+    linked=$(system_libraries "$work/traits")
+    if ! grep -qx CLMDB <<<"$linked" || ! grep -qx CZstd <<<"$linked"; then
+        echo "consumer-footprint.sh: with traits: [\"LMDB\", \"Zstd\"] the build plan names" \
+            "${linked:-no system library}, not CLMDB and CZstd: the check sees nothing" >&2
         exit 1
     fi
     echo "consumer-footprint.sh: an app using ${products[*]} with traits: [] resolves swift-system alone" \
-        "and builds without LMDB" >&2
+        "and builds with no system library" >&2
     exit 0
 fi
 

@@ -12,11 +12,13 @@ scripts/bootstrap.sh --browser
 swift format lint --strict --recursive Package.swift Sources Tests Examples
 scripts/test-js.sh
 # An app that names the package with `traits: []` resolves none of the server's, the tool's or
-# the PostgreSQL engine's dependencies, and builds without LMDB.
+# the PostgreSQL engine's dependencies, and builds with no system library.
 scripts/consumer-footprint.sh --check
-# ChangeLog's core and the file engine compile with the trait LMDB off, as such an app builds
-# them (a scratch folder of its own: the traits change every module's flags).
-swift build --target ChangeLogFile --disable-default-traits --scratch-path .build-nolmdb
+# ChangeLog's core and the file engine build with every trait off, linking no system library, as
+# such an app builds them (a scratch folder of its own: the traits change every module's flags);
+# PlainBuildTests checks the log Examples/PlainLog writes so built against this build's.
+swift build --product PlainLog --disable-default-traits --scratch-path .build-nolmdb
+export CHANGELOG_TEST_PLAIN_BUILD="$PWD/.build-nolmdb/debug/PlainLog"
 # Every module imports only what its target declares (a module reached through another
 # dependency's dependencies is an error, not a silent success).
 scripts/with-postgres.sh swift test --explicit-target-dependency-import-check error "$@"

@@ -1,4 +1,4 @@
-import CXXHash
+import ChangeLog
 
 /// The layout of a log file: a header, then frames, each write transaction's frames ended by a
 /// commit frame that makes them all count or none.
@@ -84,7 +84,7 @@ enum FileLogLayout {
     static func header(version: UInt32 = version) -> [UInt8] {
         var bytes = magic
         append(version, to: &bytes)
-        let checksum = bytes.withUnsafeBytes { XXH3_64bits_withSeed($0.baseAddress, $0.count, 0) }
+        let checksum = bytes.withUnsafeBytes { XXH3.hash64($0, seed: 0) }
         append(UInt32(truncatingIfNeeded: checksum), to: &bytes)
         return bytes
     }
@@ -108,7 +108,7 @@ enum FileLogLayout {
             return Array(expected.prefix(bytes.count)) == bytes ? .incomplete : .notALog
         }
         guard Array(bytes.prefix(magic.count)) == magic else { return .notALog }
-        let checksum = bytes.withUnsafeBytes { XXH3_64bits_withSeed($0.baseAddress, 12, 0) }
+        let checksum = bytes.withUnsafeBytes { XXH3.hash64($0.baseAddress, count: 12, seed: 0) }
         guard UInt32(truncatingIfNeeded: checksum) == readUInt32(bytes, at: 12) else { return .notALog }
         let version = readUInt32(bytes, at: 8)
         return readableVersions.contains(version) ? .valid(version: version) : .otherVersion(version)
@@ -125,14 +125,14 @@ enum FileLogLayout {
     /// frame), starting at file offset `start`: it goes right after them.
     static func commitFrame(of frames: [UInt8], start: UInt64, kind: Kind) -> [UInt8] {
         precondition(kind.isCommit, "a commit frame of kind \(kind)")
-        let rangeChecksum = frames.withUnsafeBytes { XXH3_64bits_withSeed($0.baseAddress, $0.count, start) }
+        let rangeChecksum = frames.withUnsafeBytes { XXH3.hash64($0, seed: start) }
         var frame: [UInt8] = []
         frame.reserveCapacity(commitFrameSize)
         appendFrameHeader(kind: kind, length: commitPayloadSize, key: start, to: &frame)
         frame += commitMagic
         append(rangeChecksum, to: &frame)
         let selfChecksum = frame.withUnsafeBytes { buffer in
-            XXH3_64bits_withSeed(buffer.baseAddress!, commitFrameSize - 8, start + UInt64(frames.count))
+            XXH3.hash64(buffer.baseAddress!, count: commitFrameSize - 8, seed: start + UInt64(frames.count))
         }
         append(selfChecksum, to: &frame)
         return frame
@@ -141,7 +141,7 @@ enum FileLogLayout {
     /// The checksum a commit frame at file offset `offset`, `frame` (``commitFrameSize`` bytes),
     /// holds of itself.
     static func selfChecksum(ofCommitFrame frame: UnsafeRawBufferPointer, at offset: UInt64) -> UInt64 {
-        XXH3_64bits_withSeed(frame.baseAddress, commitFrameSize - 8, offset)
+        XXH3.hash64(frame.baseAddress, count: commitFrameSize - 8, seed: offset)
     }
 
     /// Appends `value` little-endian.

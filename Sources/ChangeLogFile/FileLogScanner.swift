@@ -1,4 +1,4 @@
-import CXXHash
+import ChangeLog
 
 /// Reads a log file's transactions from where its index ends to where the file ends, adding
 /// each committed one to the index, and says what follows the last: nothing, or a tail
@@ -56,9 +56,7 @@ struct FileLogScanner {
 
     /// Reads the transaction at `start`.
     private func transaction(at start: UInt64, fileSize: UInt64) throws -> Transaction {
-        guard let state = XXH3_createState() else { return .failed("cannot be checked (out of memory)") }
-        defer { XXH3_freeState(state) }
-        XXH3_64bits_reset_withSeed(state, start)
+        var hasher = XXH3Hasher64(seed: start)
         var frames: [FileLogFrame] = []
         var position = start
         let headerSize = UInt64(FileLogLayout.frameHeaderSize)
@@ -82,7 +80,7 @@ struct FileLogScanner {
                 guard length == UInt64(FileLogLayout.commitPayloadSize), header.key == start else {
                     return .failed("holds a damaged commit frame at offset \(position)")
                 }
-                let computed = XXH3_64bits_digest(state)
+                let computed = hasher.digest()
                 let valid = try window.withBytes(at: position, count: FileLogLayout.commitFrameSize) { frame in
                     Self.isValidCommitFrame(frame, at: position) && FileLogLayout.readUInt64(frame, at: 21) == computed
                 }
@@ -93,7 +91,7 @@ struct FileLogScanner {
                 return .failed("holds a frame at offset \(position) of \(length) bytes, too short for a sealed value")
             }
             let complete = try window.forEachPiece(at: position, count: headerSize + length) { piece in
-                _ = XXH3_64bits_update(state, piece.baseAddress, piece.count)
+                hasher.update(piece)
             }
             guard complete else { return .failed("ends inside a frame") }
             frames.append(

@@ -1,9 +1,13 @@
-import CZstd
-import Synchronization
+#if Zstd
+    import CZstd
+#endif
 
 /// zstd compression of chunk content (RecordFormat.md, "Compressed chunks"): a compressed chunk
 /// (kind `5`) names the dictionary it was compressed with, a chunk of kind `6` of its own, and
 /// holds its content's length and a zstd frame without its 4-byte magic number.
+///
+/// Built without the package trait `Zstd`, nothing is compressed (no dictionary is trained),
+/// and reading a compressed chunk throws ``ChunkFailure/Kind/compressionLeftOut``.
 enum ChunkCompression {
     /// The level chunks are compressed at: higher levels gained under 2% on a real history.
     static let level: Int32 = 3
@@ -49,50 +53,73 @@ enum ChunkCompression {
     static func decompress(
         _ frame: UnsafeRawBufferPointer, length: Int, dictionary: DecompressionDictionary?
     ) throws(RecordDecodingError) -> [UInt8] {
-        var input = frameMagic
-        input.append(contentsOf: frame)
-        guard let dctx = DecompressionContexts.shared.take() else {
-            throw RecordDecodingError(offset: 0, reason: "zstd could not allocate a decompression context")
-        }
-        defer { DecompressionContexts.shared.give(dctx) }
-        ZSTD_DCtx_refDDict(dctx, dictionary?.ddict)
-        var failure: String?
-        let content = [UInt8](unsafeUninitializedCapacity: length) { buffer, count in
-            let written = input.withUnsafeBytes { source in
-                ZSTD_decompressDCtx(dctx, buffer.baseAddress, length, source.baseAddress, source.count)
-            }
-            if ZSTD_isError(written) != 0 {
-                failure = "the compressed content does not decompress (\(String(cString: ZSTD_getErrorName(written))))"
-                count = 0
-            } else if written != length {
-                failure = "the compressed content holds \(written) bytes, the chunk says \(length)"
-                count = 0
-            } else {
-                count = written
-            }
-        }
-        if let failure { throw RecordDecodingError(offset: 0, reason: failure) }
-        return content
+        #if Zstd
+            try decompressWithZstd(frame, length: length, dictionary: dictionary)
+        #else
+            throw RecordDecodingError(offset: 0, reason: "compressed with zstd, which this build leaves out")
+        #endif
     }
+
+    #if Zstd
+        private static func decompressWithZstd(
+            _ frame: UnsafeRawBufferPointer, length: Int, dictionary: DecompressionDictionary?
+        ) throws(RecordDecodingError) -> [UInt8] {
+            var input = frameMagic
+            input.append(contentsOf: frame)
+            guard let dctx = DecompressionContexts.shared.take() else {
+                throw RecordDecodingError(offset: 0, reason: "zstd could not allocate a decompression context")
+            }
+            defer { DecompressionContexts.shared.give(dctx) }
+            ZSTD_DCtx_refDDict(dctx, dictionary?.ddict)
+            var failure: String?
+            let content = [UInt8](unsafeUninitializedCapacity: length) { buffer, count in
+                let written = input.withUnsafeBytes { source in
+                    ZSTD_decompressDCtx(dctx, buffer.baseAddress, length, source.baseAddress, source.count)
+                }
+                if ZSTD_isError(written) != 0 {
+                    failure =
+                        "the compressed content does not decompress (\(String(cString: ZSTD_getErrorName(written))))"
+                    count = 0
+                } else if written != length {
+                    failure = "the compressed content holds \(written) bytes, the chunk says \(length)"
+                    count = 0
+                } else {
+                    count = written
+                }
+            }
+            if let failure { throw RecordDecodingError(offset: 0, reason: failure) }
+            return content
+        }
+    #endif
 
     /// Trains a dictionary of at most `capacity` bytes on `samples`, each sample one chunk's
     /// content (ZDICT_trainFromBuffer); `nil` when the samples do not allow one.
     static func trainDictionary(on samples: ChunkSamples, capacity: Int = 8_192) -> [UInt8]? {
-        guard samples.sizes.count >= 16 else { return nil }
-        var dictionary = [UInt8](repeating: 0, count: capacity)
-        let size = dictionary.withUnsafeMutableBytes { buffer in
-            samples.bytes.withUnsafeBytes { sampleBytes in
-                samples.sizes.withUnsafeBufferPointer { sizes in
-                    ZDICT_trainFromBuffer(
-                        buffer.baseAddress, capacity, sampleBytes.baseAddress, sizes.baseAddress,
-                        UInt32(sizes.count))
+        #if Zstd
+            trainDictionaryWithZstd(on: samples, capacity: capacity)
+        #else
+            nil
+        #endif
+    }
+
+    #if Zstd
+        private static func trainDictionaryWithZstd(on samples: ChunkSamples, capacity: Int) -> [UInt8]? {
+            guard samples.sizes.count >= 16 else { return nil }
+            var dictionary = [UInt8](repeating: 0, count: capacity)
+            let size = dictionary.withUnsafeMutableBytes { buffer in
+                samples.bytes.withUnsafeBytes { sampleBytes in
+                    samples.sizes.withUnsafeBufferPointer { sizes in
+                        ZDICT_trainFromBuffer(
+                            buffer.baseAddress, capacity, sampleBytes.baseAddress, sizes.baseAddress,
+                            UInt32(sizes.count))
+                    }
                 }
             }
+            guard ZDICT_isError(size) == 0, size > 0 else { return nil }
+            dictionary.removeLast(capacity - size)
+            return dictionary
         }
-        guard ZDICT_isError(size) == 0, size > 0 else { return nil }
-        dictionary.removeLast(capacity - size)
-        return dictionary
-    }
+    #endif
 }
 
 /// The contents of chunks written before the log had a dictionary, kept to train one.
@@ -108,113 +135,5 @@ struct ChunkSamples: Sendable {
     mutating func append(_ content: [UInt8]) {
         bytes.append(contentsOf: content)
         sizes.append(content.count)
-    }
-}
-
-/// A dictionary stored in the log (a chunk of kind `6`), ready to compress with: its chunk
-/// identifier and zstd's digested form of its bytes. Immutable, so shared between threads.
-final class CompressionDictionary: @unchecked Sendable {
-    /// The identifier of the chunk that holds it.
-    let id: UInt64
-    /// zstd's compression dictionary, read-only once created (zstd allows sharing it).
-    let cdict: OpaquePointer
-
-    /// Digests `bytes`; `nil` when zstd refuses them.
-    init?(id: UInt64, bytes: UnsafeRawBufferPointer) {
-        guard let cdict = ZSTD_createCDict(bytes.baseAddress, bytes.count, ChunkCompression.level) else { return nil }
-        self.id = id
-        self.cdict = cdict
-    }
-
-    deinit { ZSTD_freeCDict(cdict) }
-}
-
-/// A dictionary digested for decompression, shared by every reader of the logs that store it.
-final class DecompressionDictionary: @unchecked Sendable {
-    /// zstd's decompression dictionary, read-only once created (zstd allows sharing it).
-    let ddict: OpaquePointer
-
-    init?(bytes: UnsafeRawBufferPointer) {
-        guard let ddict = ZSTD_createDDict(bytes.baseAddress, bytes.count) else { return nil }
-        self.ddict = ddict
-    }
-
-    deinit { ZSTD_freeDDict(ddict) }
-
-    /// Digested dictionaries by the fingerprint of their bytes, so that reading a chunk does not
-    /// digest its dictionary again. A few entries: a log holds one dictionary.
-    private static let cache = Mutex<[Fingerprint: DecompressionDictionary]>([:])
-
-    /// The digested form of `bytes` (already checked against their chunk's checksum).
-    static func cached(for bytes: UnsafeRawBufferPointer) -> DecompressionDictionary? {
-        let fingerprint = ContentHash.fingerprint(bytes)
-        if let known = cache.withLock({ $0[fingerprint] }) { return known }
-        guard let made = DecompressionDictionary(bytes: bytes) else { return nil }
-        cache.withLock { cache in
-            if cache.count >= 16 { cache.removeAll() }
-            cache[fingerprint] = made
-        }
-        return made
-    }
-}
-
-/// Compresses chunk content for one writer: a zstd context, and the dictionary when the log has
-/// one. Used by one thread at a time (the planner that owns it).
-final class ChunkCompressor {
-    /// The dictionary chunks are compressed with, or `nil` before the log has one.
-    let dictionary: CompressionDictionary?
-    private let cctx: OpaquePointer?
-
-    init(dictionary: CompressionDictionary?) {
-        self.dictionary = dictionary
-        cctx = ZSTD_createCCtx()
-        guard let cctx else { return }
-        ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, ChunkCompression.level)
-        // The chunk stores the content's length and names its dictionary: the frame need not.
-        ZSTD_CCtx_setParameter(cctx, ZSTD_c_contentSizeFlag, 0)
-        ZSTD_CCtx_setParameter(cctx, ZSTD_c_dictIDFlag, 0)
-        ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 0)
-        ZSTD_CCtx_refCDict(cctx, dictionary?.cdict)
-    }
-
-    deinit { ZSTD_freeCCtx(cctx) }
-
-    /// A zstd frame of `content`, magic number included; `nil` when zstd fails.
-    func compress(_ content: [UInt8]) -> [UInt8]? {
-        guard let cctx else { return nil }
-        let capacity = ZSTD_compressBound(content.count)
-        var failed = false
-        let frame = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
-            let written = content.withUnsafeBytes { source in
-                ZSTD_compress2(cctx, buffer.baseAddress, capacity, source.baseAddress, source.count)
-            }
-            failed = ZSTD_isError(written) != 0
-            count = failed ? 0 : written
-        }
-        return failed || !frame.starts(with: ChunkCompression.frameMagic) ? nil : frame
-    }
-}
-
-/// A few zstd decompression contexts, reused: creating one per chunk costs more than the
-/// chunk's decompression.
-final class DecompressionContexts: Sendable {
-    static let shared = DecompressionContexts()
-    private let idle = Mutex<[UInt]>([])
-
-    /// An idle context, or a new one.
-    func take() -> OpaquePointer? {
-        if let address = idle.withLock({ $0.popLast() }) { return OpaquePointer(bitPattern: address) }
-        return ZSTD_createDCtx()
-    }
-
-    /// Returns `context` for reuse (at most 8 are kept idle).
-    func give(_ context: OpaquePointer?) {
-        guard let context else { return }
-        let kept = idle.withLock { idle -> Bool in
-            guard idle.count < 8 else { return false }
-            idle.append(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(context))))
-            return true
-        }
-        if !kept { ZSTD_freeDCtx(context) }
     }
 }

@@ -133,10 +133,12 @@ struct ChunkPlanner {
         let stored = ChunkCompression.encode(content, with: compressor)
         if stored.first == Chunk.Kind.compressed.rawValue { usesCompression = true }
         newChunks.append((id, Chunk.sealed(stored, id: id)))
-        if compression.dictionary == nil {
-            compression.samples.append(content)
-            if compression.samples.bytes.count >= ChunkSamples.trainingSize { storeDictionary() }
-        }
+        #if Zstd
+            if compression.dictionary == nil {
+                compression.samples.append(content)
+                if compression.samples.bytes.count >= ChunkSamples.trainingSize { storeDictionary() }
+            }
+        #endif
         return StoredChunk(id: id, fingerprint: fingerprint)
     }
 

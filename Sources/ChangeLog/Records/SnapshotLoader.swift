@@ -11,6 +11,8 @@ struct ChunkFailure: Error, Sendable {
         case malformed(RecordDecodingError)
         /// The chunks decode but do not fit together.
         case inconsistent(String)
+        /// The chunk is compressed, and this build leaves zstd out (the package trait `Zstd`).
+        case compressionLeftOut
     }
 
     /// The chunk concerned, when there is one.
@@ -30,6 +32,8 @@ struct ChunkFailure: Error, Sendable {
             return "\(chunk) does not decode: \(error)"
         case .inconsistent(let reason):
             return "\(chunk): \(reason)"
+        case .compressionLeftOut:
+            return "\(chunk) is compressed with zstd, which this build leaves out: enable the package trait `Zstd`"
         }
     }
 }

@@ -25,6 +25,18 @@ extension LogReadTransaction where Self: ~Copyable {
         } catch {
             throw ChunkFailure(chunkID: id, kind: .malformed(error))
         }
+        #if !Zstd
+            throw ChunkFailure(chunkID: id, kind: .compressionLeftOut)
+        #else
+            return try decompress(stored, id: id, header: header, dictionaries: &dictionaries)
+        #endif
+    }
+
+    /// Decompresses the compressed chunk `id`, `stored`, of `header`, and decodes its content.
+    private func decompress(
+        _ stored: UnsafeRawBufferPointer, id: UInt64, header: (dictionaryID: UInt64, length: Int, frameStart: Int),
+        dictionaries: inout [UInt64: DecompressionDictionary]
+    ) throws -> (chunk: Chunk, fingerprint: Fingerprint) {
         var dictionary: DecompressionDictionary?
         if header.dictionaryID != 0 {
             if let known = dictionaries[header.dictionaryID] {

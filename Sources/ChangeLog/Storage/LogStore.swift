@@ -239,6 +239,12 @@ struct LogStore: Sendable {
 
     /// The error for a chunk of `revision` that cannot be read.
     func error(for failure: ChunkFailure, revision: UInt64) -> ChangeLogError {
+        if case .compressionLeftOut = failure.kind {
+            return ChangeLogError(
+                code: .unsupportedFormat,
+                message: "the snapshot of revision \(revision) cannot be read: \(failure.description)",
+                revision: revision, path: path)
+        }
         let code: ChangeLogError.Code
         if case .checksumMismatch = failure.kind {
             code = .checksumMismatch
