@@ -12,7 +12,9 @@ extension ChangeLog {
     /// ``records(in:batchSize:)``, ``changes(in:batchSize:)`` and subscriptions already read
     /// this way when iterated with `for try await`.
     ///
-    /// - Parameter body: The reading; it may throw any error, which is rethrown.
+    /// - Parameters:
+    ///   - isolation: The caller's actor (by default, `#isolation`); inside one, `body` runs on it.
+    ///   - body: The reading; it may throw any error, which is rethrown.
     /// - Returns: What `body` returns.
     public func reading<Result, Failure: Error>(
         isolation: isolated (any Actor)? = #isolation, _ body: () throws(Failure) -> Result
