@@ -18,7 +18,7 @@ extension ChangeLog {
     /// it off Swift's cooperative pool (from a thread or queue of your own) where the server can
     /// be slow. Subscriptions do so themselves.
     ///
-    /// What the options mean here: `Options.durability` (``ChangeLog/Durability/durable``:
+    /// What the options mean here: `Options.durability` (`ChangeLog.Durability.durable`:
     /// an append returns once PostgreSQL committed it with `synchronous_commit` as the server
     /// is set; the relaxed modes commit with `synchronous_commit = off`, made durable by
     /// `flush()`); `Options.readOnly` opens without writing anything, and works with a role
@@ -29,6 +29,7 @@ extension ChangeLog {
     ///   - url: the log's URL; its password, if any, is never printed.
     ///   - passwordFile: a file whose first line is the password, used when neither the URL nor
     ///     `PGPASSWORD` gives one.
+    ///   - options: how to open the log, as described above.
     /// - Throws: `ChangeLogError` naming the URL without its password:
     ///   `ChangeLogError.Code.invalidArgument` (not such a URL), `ChangeLogError.Code.cannotOpen`
     ///   (the server unreachable, a wrong password, no such database, TLS refused),

@@ -5,7 +5,7 @@ import Foundation
 /// (also `postgresql://`), as libpq spells it.
 ///
 /// - The password comes from the URL, else from `PGPASSWORD`, else from a password file
-///   (``passwordFile``, `--password-file` for the tool). It is never shown: ``description``
+///   (`passwordFile`, `--password-file` for the tool). It is never shown: ``description``
 ///   and every error name the URL without it.
 /// - `log=NAME` names the log in the database (many logs share one database); `default` when
 ///   absent. A name is 1 to 200 characters.
@@ -63,7 +63,7 @@ public struct PostgresLogAddress: Sendable, Hashable, CustomStringConvertible {
     /// Reads `url`, taking the password from the URL, else from `environment["PGPASSWORD"]`,
     /// else from the first line of `passwordFile`.
     ///
-    /// - Throws: ``ChangeLogError/Code/invalidArgument`` naming the URL without its password:
+    /// - Throws: `ChangeLogError.Code.invalidArgument` naming the URL without its password:
     ///   not a PostgreSQL URL, no host, no user, no database, a bad port, log name, `sslmode`
     ///   or parameter; an unreadable password file.
     public init(
