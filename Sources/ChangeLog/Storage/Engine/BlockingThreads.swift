@@ -45,6 +45,11 @@ package final class BlockingThreads: TaskExecutor, @unchecked Sendable {
 
     /// Runs jobs as they come, forever.
     private func work() {
+        // No signal is delivered here: a process that handles signals through a dispatch source
+        // (which sees only signals every thread blocks) keeps receiving them.
+        var all = sigset_t()
+        sigfillset(&all)
+        pthread_sigmask(SIG_BLOCK, &all, nil)
         condition.lock()
         threads.append(pthread_self())
         condition.unlock()
