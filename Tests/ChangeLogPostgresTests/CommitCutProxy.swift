@@ -1,3 +1,4 @@
+import ChangeLogTestSupport
 import Foundation
 import Synchronization
 
@@ -67,7 +68,7 @@ final class CommitCutProxy: Sendable {
                 if errno == EINTR || errno == ECONNABORTED { continue }
                 return
             }
-            guard let server = try? Self.connect(port: upstream) else {
+            guard let server = try? LoopbackHTTP.connect(port: upstream) else {
                 close(client)
                 continue
             }
@@ -123,7 +124,7 @@ final class CommitCutProxy: Sendable {
                 }
                 if cut == .afterCommit { connection.dropsReply.store(true, ordering: .sequentiallyConsistent) }
             }
-            guard Self.send(bytes, to: connection.server) else { break }
+            guard LoopbackHTTP.send(bytes, to: connection.server) else { break }
         }
         connection.end()
     }
@@ -136,7 +137,7 @@ final class CommitCutProxy: Sendable {
                 cuts.add(1, ordering: .sequentiallyConsistent)
                 break
             }
-            guard Self.send(bytes, to: connection.client) else { break }
+            guard LoopbackHTTP.send(bytes, to: connection.client) else { break }
         }
         connection.end()
     }
@@ -159,37 +160,5 @@ final class CommitCutProxy: Sendable {
             guard count > 0 else { return nil }
             return buffer[0..<count]
         }
-    }
-
-    private static func send(_ bytes: ArraySlice<UInt8>, to descriptor: Int32) -> Bool {
-        var sent = bytes.startIndex
-        while sent < bytes.endIndex {
-            let count = bytes[sent...].withUnsafeBytes {
-                Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
-            }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return false }
-            sent += count
-        }
-        return true
-    }
-
-    private static func connect(port: Int) throws -> Int32 {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else {
-            close(descriptor)
-            throw POSIXError(.init(rawValue: errno) ?? .ECONNREFUSED)
-        }
-        return descriptor
     }
 }

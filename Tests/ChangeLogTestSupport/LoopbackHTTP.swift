@@ -47,6 +47,21 @@ package enum LoopbackHTTP {
         return descriptor
     }
 
+    /// Sends all of `bytes` on `descriptor`, retrying after signals; `false` when the peer has
+    /// closed the connection.
+    package static func send(_ bytes: ArraySlice<UInt8>, to descriptor: Int32) -> Bool {
+        var sent = bytes.startIndex
+        while sent < bytes.endIndex {
+            let count = bytes[sent...].withUnsafeBytes {
+                Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return false }
+            sent += count
+        }
+        return true
+    }
+
     /// Opens a connection to 127.0.0.1:`port` and sends `GET target` with `headers`.
     ///
     /// - Parameters:
@@ -63,17 +78,10 @@ package enum LoopbackHTTP {
         if !keepAlive { request += "Connection: close\r\n" }
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) { request += "\(name): \(value)\r\n" }
         request += "\r\n"
-        let bytes = Array(request.utf8)
-        var sent = 0
-        while sent < bytes.count {
-            let count = bytes[sent...].withUnsafeBytes {
-                send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
-            }
-            guard count > 0 else {
-                close(descriptor)
-                throw Failure(description: "send: errno \(errno)")
-            }
-            sent += count
+        guard send(Array(request.utf8)[...], to: descriptor) else {
+            let number = errno
+            close(descriptor)
+            throw Failure(description: "send: errno \(number)")
         }
         return descriptor
     }

@@ -17,17 +17,7 @@ package struct RawConnection: Sendable {
 
     /// Sends `text`; false when the peer has closed the connection.
     @discardableResult package func send(_ text: String) -> Bool {
-        let bytes = Array(text.utf8)
-        var sent = 0
-        while sent < bytes.count {
-            let count = bytes[sent...].withUnsafeBytes {
-                Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
-            }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return false }
-            sent += count
-        }
-        return true
+        LoopbackHTTP.send(Array(text.utf8)[...], to: descriptor)
     }
 
     /// Reads until the server closes the connection, for at most `seconds` of silence; returns
