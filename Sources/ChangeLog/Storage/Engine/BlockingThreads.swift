@@ -45,11 +45,17 @@ package final class BlockingThreads: TaskExecutor, @unchecked Sendable {
 
     /// Runs jobs as they come, forever.
     private func work() {
-        // No signal is delivered here: a process that handles signals through a dispatch source
-        // (which sees only signals every thread blocks) keeps receiving them.
-        var all = sigset_t()
-        sigfillset(&all)
-        pthread_sigmask(SIG_BLOCK, &all, nil)
+        // No asynchronous signal is delivered here: a process that handles signals through a
+        // dispatch source (which sees only signals every thread blocks) keeps receiving them.
+        // The signals a thread raises itself stay unblocked: blocked, the kernel would end the
+        // process with them instead of running the handler a process installed (the tool turns
+        // a `SIGBUS` from a log file cut short under it into one line).
+        var asynchronous = sigset_t()
+        sigfillset(&asynchronous)
+        for synchronous in [SIGBUS, SIGSEGV, SIGFPE, SIGILL, SIGTRAP, SIGSYS, SIGABRT] {
+            sigdelset(&asynchronous, synchronous)
+        }
+        pthread_sigmask(SIG_SETMASK, &asynchronous, nil)
         condition.lock()
         threads.append(pthread_self())
         condition.unlock()
