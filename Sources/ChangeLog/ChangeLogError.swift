@@ -117,4 +117,11 @@ extension ChangeLogError {
         guard code == .storage, let engine = cause as? any StorageEngineError else { return false }
         return engine.reportsDamage
     }
+
+    /// Whether the error is a storage engine's failure that may pass by itself (see
+    /// `StorageEngineError.isTransient`): the engine was unreachable.
+    package var isTransient: Bool {
+        guard code == .storage, let engine = cause as? any StorageEngineError else { return false }
+        return engine.isTransient
+    }
 }

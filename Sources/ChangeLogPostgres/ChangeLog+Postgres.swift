@@ -13,6 +13,10 @@ extension ChangeLog {
     /// hosts may append to one log: `expectedLatest` is decided by PostgreSQL, each log's
     /// writers taking turns on its row's lock. Subscriptions are woken by `LISTEN/NOTIFY` (one
     /// connection per process and database) and poll every `Options.subscriptionPollInterval`.
+    /// They outlast a server restart or a lost connection: their reads are retried for up to two
+    /// minutes, and they go on from where they were, with no gap and no duplicate; the listening
+    /// connection reconnects by itself. A call of the synchronous API that loses its connection
+    /// fails (an append says whether it was committed); the next call connects again.
     ///
     /// Every call of the log's synchronous API waits for the server on the calling thread: call
     /// it off Swift's cooperative pool (from a thread or queue of your own) where the server can

@@ -18,6 +18,8 @@ struct PostgresEngineError: StorageEngineError, CustomStringConvertible {
 
     var engineName: String { "PostgreSQL" }
     var reportsDamage: Bool { false }
+    /// A lost or refused connection may pass: the server restarts, the network comes back.
+    var isTransient: Bool { isConnectionFailure }
     var description: String { reason }
 
     func changeLogError(path: String, revision: UInt64?, during operation: String) -> ChangeLogError {

@@ -8,6 +8,12 @@ extension ChangeLog {
     /// stored and the live ones (``LogSubscription`` says how, and what durability a delivered
     /// revision has).
     ///
+    /// A subscription outlasts an engine that cannot be reached for a while (a PostgreSQL
+    /// server restarting, a connection cut): a read that fails for that reason is tried again,
+    /// after 0.1 s, then twice as long each time up to 2 s, for up to two minutes of failures,
+    /// and the subscription goes on from the revision after the last one it delivered, with no
+    /// gap and no duplicate. Any other failure, or one that lasts longer, ends it with the error.
+    ///
     /// - Parameters:
     ///   - revision: the first revision to deliver. 0 or 1 start at the oldest revision stored
     ///     (1 unless retention dropped revisions). A revision after the latest one delivers

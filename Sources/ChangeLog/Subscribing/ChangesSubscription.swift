@@ -84,7 +84,8 @@ public struct ChangesSubscription: AsyncSequence, Sendable {
         /// Revisions are read off the caller's actor (<doc:SubscriptionThreads>).
         ///
         /// - Throws: ``ChangeLogError`` naming the revision that could not be read; the
-        ///   subscription ends with it.
+        ///   subscription ends with it. A failure to reach the engine is retried first, for up
+        ///   to two minutes (``ChangeLog/subscribe(from:batchSize:)``).
         /// - Complexity: O(*c*) per revision, where *c* is the size of its changes, whatever
         ///   the size of its snapshot; a live revision is read once for all the changes
         ///   subscriptions of the log instance.

@@ -13,7 +13,8 @@ extension LiveFeed {
     ///   - member: the member that receives the live revisions after `after`, the last
     ///     revision sent (`start - 1` when none was).
     /// - Returns: `true` once joined, `false` when `sendStored` stopped it.
-    /// - Throws: ``ChangeLogError`` when a stored revision cannot be read.
+    /// - Throws: ``ChangeLogError`` when a stored revision cannot be read (a transient failure
+    ///   is retried first, as ``ReadRetry`` says).
     package func follow(
         from start: UInt64, as id: MemberID, sendingStored sendStored: (Element) async -> Bool,
         then member: (_ after: UInt64) -> Member
@@ -27,12 +28,23 @@ extension LiveFeed {
     ) async throws(ChangeLogError) -> Bool {
         var cursor = RevisionCursor(
             store: store, next: Swift.max(start, 1), batchSize: Self.batchSize, decoding: decoding)
+        var retry = ReadRetry()
         while true {
-            let batch = try cursor.read(upTo: nil)
+            let batch: RevisionCursor<Decoding>.Batch
+            do {
+                batch = try cursor.read(upTo: nil)
+            } catch {
+                if await retry.shouldRetry(after: error) { continue }
+                throw error
+            }
             for record in batch.records {
                 guard await sendStored(record) else { return false }
             }
-            if let failure = batch.failure { throw failure }
+            if let failure = batch.failure {
+                if await retry.shouldRetry(after: failure) { continue }
+                throw failure
+            }
+            retry.succeeded()
             guard batch.records.isEmpty else { continue }
             // Nothing stored after the cursor (a cursor still at 1: nothing stored at all).
             if case .joined = join(id, member(cursor.next - 1), latestStored: batch.latest) { return true }

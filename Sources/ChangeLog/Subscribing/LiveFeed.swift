@@ -32,10 +32,11 @@ package typealias ChangesFeed = LiveFeed<RevisionChanges>
 /// leave stops it (synchronously unregistering its listener, so the log's watcher stops with
 /// it), and the next join starts a new one. The task is detached: it reads and decodes on the
 /// cooperative pool, never on a follower's actor, then hands each record to every member's
-/// ``Member/receive`` without waiting for any of them. A member that cannot take a revision
-/// (its buffer is full) leaves; what it does then is its own business: a subscription reads
-/// the log itself from where it was, a server stream closes. A read error stops the feed and
-/// ends every member with the error.
+/// ``Member/receive`` without waiting for any of them. A read that fails because the engine
+/// cannot be reached is tried again (``ReadRetry``) while the members wait. A member that
+/// cannot take a revision (its buffer is full) leaves; what it does then is its own business:
+/// a subscription reads the log itself from where it was, a server stream closes. Any other
+/// read error (or a transient one that lasts) stops the feed and ends every member with it.
 ///
 /// ## No gap and no duplicate
 ///
@@ -167,11 +168,13 @@ package final class LiveFeed<Element: LiveFeedElement>: Sendable {
     ) async {
         var cursor = RevisionCursor(store: store, next: start, batchSize: Self.batchSize, decoding: decoding)
         var lastNotified: UInt64 = 0
+        var retry = ReadRetry()
         while !Task.isCancelled {
             let batch: RevisionCursor<Decoding>.Batch
             do {
                 batch = try cursor.read(upTo: nil)
             } catch {
+                if await retry.shouldRetry(after: error) { continue }
                 fail(generation: generation, error)
                 return
             }
@@ -179,9 +182,12 @@ package final class LiveFeed<Element: LiveFeedElement>: Sendable {
                 guard publish(record, generation: generation) else { return }
             }
             if let failure = batch.failure {
+                // The cursor is past the records published: a retry reads on from there.
+                if await retry.shouldRetry(after: failure) { continue }
                 fail(generation: generation, failure)
                 return
             }
+            retry.succeeded()
             guard batch.records.isEmpty else { continue }
             guard !cursor.isExhausted else { return }
             // Nothing stored after the cursor: wait for a revision after both the cursor's

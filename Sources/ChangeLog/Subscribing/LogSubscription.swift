@@ -98,7 +98,8 @@ public struct LogSubscription: AsyncSequence, Sendable {
         /// subscriber on the main actor only receives them.
         ///
         /// - Throws: ``ChangeLogError`` naming the revision that could not be read; the
-        ///   subscription ends with it.
+        ///   subscription ends with it. A failure to reach the engine is retried first, for up
+        ///   to two minutes (``ChangeLog/subscribe(from:batchSize:)``).
         /// - Complexity: amortized O(*n*) per revision, where *n* is the number of items of its
         ///   snapshot (sections unchanged since the previous revision are decoded once); a live
         ///   revision is read and decoded once for all the subscriptions of the log instance.

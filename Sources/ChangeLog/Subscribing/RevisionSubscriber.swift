@@ -44,6 +44,8 @@ struct RevisionSubscriber<Decoding: RevisionDecoding> where Decoding.Element: Li
     private var listener: CommitListener?
     /// The error of the revision after the buffered ones, thrown once they are delivered.
     private var failure: ChangeLogError?
+    /// Reads that fail while the engine cannot be reached are tried again.
+    private var retry = ReadRetry()
 
     /// A subscription to `log` from `startRevision`, decoding the backlog by `decoding` and
     /// taking live revisions from `feed`, which must decode them the same way.
@@ -55,7 +57,8 @@ struct RevisionSubscriber<Decoding: RevisionDecoding> where Decoding.Element: Li
         cursor = RevisionCursor(store: log.store, next: startRevision, batchSize: batchSize, decoding: decoding)
     }
 
-    /// The next event; `nil` once the task is cancelled. Any error ends the subscription.
+    /// The next event; `nil` once the task is cancelled. Any error ends the subscription, but a
+    /// transient failure of the engine, which is retried first (``ReadRetry``).
     mutating func next(isolation actor: isolated (any Actor)?) async throws(ChangeLogError)
         -> SubscriberEvent<Element>?
     {
@@ -71,47 +74,57 @@ struct RevisionSubscriber<Decoding: RevisionDecoding> where Decoding.Element: Li
         -> SubscriberEvent<Element>?
     {
         while true {
-            if Task.isCancelled {
-                finish()
-            }
-            if bufferIndex < buffer.count {
-                defer { bufferIndex += 1 }
-                return .revision(buffer[bufferIndex])
-            }
-            if let failure {
-                self.failure = nil
-                throw failure
-            }
-            buffer = []
-            bufferIndex = 0
-            switch phase {
-            case .finished:
-                return nil
-            case .starting:
-                try await start(isolation: actor)
-            case .catchingUp(let end):
-                if cursor.next > end {
-                    phase = .reading
-                    return .caughtUp(latest: end)
+            do throws(ChangeLogError) {
+                if Task.isCancelled {
+                    finish()
                 }
-                _ = try await readBatch(upTo: end, isolation: actor)
-            case .reading:
-                let latest = try await readBatch(upTo: nil, isolation: actor)
-                guard buffer.isEmpty, failure == nil, case .reading = phase else { continue }
-                join(latestStored: latest)
-            case .following(let membership):
-                switch await membership.queue.take() {
-                case .record(let record):
-                    cursor.skip(past: record.revision)
-                    return .revision(record)
-                case .fellBehind:
-                    // Leaves the feed (the membership is released), and reads the log from
-                    // the cursor until it can join again.
-                    phase = .reading
-                case .cancelled:
+                if bufferIndex < buffer.count {
+                    defer { bufferIndex += 1 }
+                    return .revision(buffer[bufferIndex])
+                }
+                if let failure {
+                    self.failure = nil
+                    throw failure
+                }
+                buffer = []
+                bufferIndex = 0
+                switch phase {
+                case .finished:
+                    return nil
+                case .starting:
+                    try await start(isolation: actor)
+                case .catchingUp(let end):
+                    if cursor.next > end {
+                        phase = .reading
+                        return .caughtUp(latest: end)
+                    }
+                    _ = try await readBatch(upTo: end, isolation: actor)
+                case .reading:
+                    let latest = try await readBatch(upTo: nil, isolation: actor)
+                    guard buffer.isEmpty, failure == nil, case .reading = phase else { continue }
+                    join(latestStored: latest)
+                case .following(let membership):
+                    switch await membership.queue.take() {
+                    case .record(let record):
+                        cursor.skip(past: record.revision)
+                        return .revision(record)
+                    case .fellBehind:
+                        // Leaves the feed (the membership is released), and reads the log from
+                        // the cursor until it can join again.
+                        phase = .reading
+                    case .cancelled:
+                        finish()
+                        return nil
+                    }
+                }
+            } catch {
+                // A read that failed changed nothing but `failure`: the loop reads again.
+                if await retry.shouldRetry(after: error) { continue }
+                if Task.isCancelled {
                     finish()
                     return nil
                 }
+                throw error
             }
         }
     }
@@ -119,8 +132,9 @@ struct RevisionSubscriber<Decoding: RevisionDecoding> where Decoding.Element: Li
     /// Registers the listener (so that the log's watcher runs from the subscription's
     /// start), then measures the backlog. A start dropped by retention is an error.
     private mutating func start(isolation actor: isolated (any Actor)?) async throws(ChangeLogError) {
-        listener = CommitListener(notifier: log.notifier)
+        if listener == nil { listener = CommitListener(notifier: log.notifier) }
         let (first, latest) = try await Self.measure(log.store, from: startRevision)
+        retry.succeeded()
         let next = startRevision <= 1 ? first ?? 1 : startRevision
         cursor.move(to: next)
         phase = .catchingUp(end: latest)
@@ -148,6 +162,7 @@ struct RevisionSubscriber<Decoding: RevisionDecoding> where Decoding.Element: Li
         async throws(ChangeLogError) -> UInt64
     {
         let (cursor, batch) = try await Self.read(cursor, upTo: end)
+        if batch.failure == nil { retry.succeeded() }
         self.cursor = cursor
         buffer = batch.records
         bufferIndex = 0

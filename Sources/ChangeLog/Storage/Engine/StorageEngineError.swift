@@ -13,4 +13,14 @@ package protocol StorageEngineError: Error, Sendable {
     /// Whether the engine reports its own files or tables damaged (LMDB: `MDB_CORRUPTED`,
     /// `MDB_PAGE_NOTFOUND`).
     var reportsDamage: Bool { get }
+
+    /// Whether the failure may pass by itself: the engine could not be reached (a connection
+    /// lost or refused, a server restarting), so the same read can succeed later. Subscriptions
+    /// retry such reads (``ReadRetry``); an embedded engine's failures are never transient.
+    var isTransient: Bool { get }
+}
+
+extension StorageEngineError {
+    /// Never transient: the failures of an engine in this process do not pass by themselves.
+    package var isTransient: Bool { false }
 }
