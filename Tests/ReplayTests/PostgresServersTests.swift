@@ -37,9 +37,10 @@
                 LoopbackHTTP.readUntil(stream, marker: "id: \(first + 2)\n")
             }
             kill(one.process.processIdentifier, SIGKILL)
-            one.process.waitUntilExit()
+            await one.process.exited()
+            // readToEnd closes the stream: closing it again here would close whatever descriptor
+            // another test opened under the same number meanwhile.
             received += await LoopbackHTTP.onThread { LoopbackHTTP.readToEnd(stream) }
-            close(stream)
             let before = try EventStreamMessage.parse(rawResponse: String(decoding: received, as: UTF8.self))
             let lastID = try #require(before.compactMap(\.id).last)
             #expect(lastID == String(first + 2))
