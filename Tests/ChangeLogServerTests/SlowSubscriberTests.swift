@@ -154,7 +154,8 @@ import Testing
             // The shutdown finished. The stream either was blocked on its client, and the stall
             // reset it, or had not filled the connection yet, and ended in order with the reason
             // (which a client that does not read sees only once it reads).
-            let (bytes, reset) = await LoopbackHTTP.onThread { LoopbackHTTP.readToEndNotingReset(slow) }
+            let (bytes, reset, failure) = await LoopbackHTTP.onThread { LoopbackHTTP.readToEndNotingReset(slow) }
+            #expect(failure == nil, "the read failed with errno \(failure ?? 0), after \(bytes.count) bytes")
             let messages = EventStreamMessage.parse(body: LoopbackHTTP.dechunk(String(decoding: bytes, as: UTF8.self)))
             let ids = messages.compactMap(\.id)
             #expect(ids == (2..<(2 + ids.count)).map(String.init))

@@ -99,22 +99,26 @@ package enum LoopbackHTTP {
     }
 
     /// Reads `descriptor` until the peer closes the connection, then closes it; `reset` tells
-    /// whether the connection ended with a reset (`ECONNRESET`) rather than in order.
-    package static func readToEndNotingReset(_ descriptor: Int32) -> (bytes: [UInt8], reset: Bool) {
+    /// whether the connection ended with a reset (`ECONNRESET`) rather than in order, `failure`
+    /// the errno of a read that failed otherwise (`EBADF`: something else closed the descriptor).
+    package static func readToEndNotingReset(_ descriptor: Int32) -> (bytes: [UInt8], reset: Bool, failure: Int32?) {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
         var reset = false
+        var failure: Int32?
         while true {
             let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-            if count < 0 && errno == EINTR { continue }
+            let number = errno
+            if count < 0 && number == EINTR { continue }
             if count <= 0 {
-                reset = count < 0 && errno == ECONNRESET
+                reset = count < 0 && number == ECONNRESET
+                if count < 0 && !reset { failure = number }
                 break
             }
             bytes += chunk[0..<count]
         }
         close(descriptor)
-        return (bytes, reset)
+        return (bytes, reset, failure)
     }
 
     /// Runs the blocking `body` on a thread of its own and returns its result.
