@@ -302,6 +302,9 @@ final class FileLogStorage: LogStorage {
         NoHistoryIndex()
     }
 
+    /// The file engine keeps no history index.
+    var indexesHistory: Bool { false }
+
     /// Syncs the file. After ``ChangeLog/Durability/noSync`` appends it also appends an ordered
     /// commit frame of no frames and syncs it: what was appended before it is then protected
     /// like a durable append (damage to it is refused, not cut after a power loss).

@@ -29,17 +29,25 @@ struct PostgresCommitOutcome {
     /// `lost`, its reason completed with the outcome, when it did not or when that cannot be
     /// told.
     func resolve(latest: UInt64?, record: [UInt8]?, after lost: PostgresEngineError) throws(PostgresEngineError) {
+        guard try committed(latest: latest, record: record, after: lost) else {
+            throw lost.adding("the connection was lost while committing").adding(Self.notCommitted)
+        }
+    }
+
+    /// Whether the write that put `record` as revision `latest` committed; throws `lost`, its
+    /// reason completed, when that cannot be told.
+    func committed(latest: UInt64?, record: [UInt8]?, after lost: PostgresEngineError) throws(PostgresEngineError)
+        -> Bool
+    {
         let lost = lost.adding("the connection was lost while committing")
         guard let latest, let record, let revision = Int64(exactly: latest) else {
             throw lost.adding(Self.unknown)
         }
-        let stored: [UInt8]?
         do {
-            stored = try read(revision)
+            return try read(revision) == record
         } catch {
             throw lost.adding("\(Self.unknown) (the check failed: \(error.reason))")
         }
-        guard stored == record else { throw lost.adding(Self.notCommitted) }
     }
 
     /// The record of `revision` once no write of the log is under way.

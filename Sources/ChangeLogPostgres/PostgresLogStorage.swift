@@ -13,7 +13,9 @@ import PostgresNIO
 ///   (log_id, revision) refuses a second record of a revision in any case. Its puts are sent in
 ///   one statement of multi-row `INSERT`s with its notification on ``PostgresSchema/channel``:
 ///   a durable append's transaction is five round trips (`BEGIN`, the lock, the end read, the
-///   puts, `COMMIT`; ``PostgresTransactionContext``).
+///   puts, `COMMIT`; ``PostgresTransactionContext``). A writer that put the log's latest record
+///   itself appends the next revisions in one round trip instead, the same steps in one call
+///   (``appendInOneStep(_:)``).
 /// - Committed means PostgreSQL committed it. With ``ChangeLog/Durability/durable`` an append
 ///   returns once the server flushed its WAL (`synchronous_commit` as the server is set, `on`
 ///   by default; with synchronous replication, as that setting says). The relaxed modes set
@@ -36,7 +38,7 @@ final class PostgresLogStorage: LogStorage {
     let isReadOnly: Bool
     let durability: ChangeLog.Durability
     /// Serializes this instance's write transactions.
-    private let writing = NSLock()
+    let writing = NSLock()
 
     var path: String { address.description }
 

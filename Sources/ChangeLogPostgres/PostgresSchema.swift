@@ -22,6 +22,23 @@ import PostgresNIO
 /// CREATE RULE changelog_chunks_no_update AS ON UPDATE TO changelog_chunks DO INSTEAD NOTHING;
 /// ```
 ///
+/// Version 2 adds the function an append is one request to (``PostgresLogStorage``'s
+/// `appendInOneStep`): it locks the log's row as a transaction does, checks that the log still
+/// ends where the append was prepared after (its latest record byte for byte, its largest chunk
+/// identifier), puts the rows and notifies, or returns false having written nothing. It runs
+/// with its caller's rights (`SECURITY INVOKER`): a read-only role can call it and write nothing.
+///
+/// ```sql
+/// CREATE FUNCTION changelog_append(p_log bigint, p_after_revision bigint, p_after_record bytea,
+///     p_next_chunk bigint, p_chunk_ids bigint[], p_chunks bytea[], p_revisions bigint[],
+///     p_records bytea[], p_compressed boolean, p_relaxed boolean, p_channel text)
+///     RETURNS boolean LANGUAGE plpgsql; -- the body: `append` below
+/// UPDATE changelog_schema SET version = 2;
+/// ```
+///
+/// A database of version 1 is migrated to version 2 by the first process that opens a log of
+/// it for writing; a reader reads either.
+///
 /// A record and a chunk are stored as the same sealed bytes as on LMDB (RecordFormat.md), as
 /// `bytea`. Each log is a row of `changelog_logs`; its records and chunks are keyed by its id.
 /// Appends lock the log's row (`SELECT ... FOR UPDATE`), so writers of one log take turns, and
@@ -34,7 +51,7 @@ import PostgresNIO
 /// migrated by a newer library, whose layout this one cannot read.
 enum PostgresSchema {
     /// The version this library creates and reads.
-    static let version = 1
+    static let version = 2
     /// The advisory lock key held while the schema is created or migrated.
     static let advisoryLock: Int64 = 0x4368_616E_6765_4C6F  // "ChangeLo"
     /// The channel each appending commit notifies.
@@ -65,6 +82,48 @@ enum PostgresSchema {
         "INSERT INTO changelog_schema (version) VALUES (1)",
     ]
 
+    /// From version 1 to 2: the one-request append.
+    static let migrateTo2 = [
+        """
+        CREATE OR REPLACE FUNCTION changelog_append(p_log bigint, p_after_revision bigint, p_after_record bytea,
+            p_next_chunk bigint, p_chunk_ids bigint[], p_chunks bytea[], p_revisions bigint[], p_records bytea[],
+            p_compressed boolean, p_relaxed boolean, p_channel text)
+        RETURNS boolean LANGUAGE plpgsql SECURITY INVOKER AS $$
+        DECLARE
+            v_latest bigint;
+            v_record bytea;
+            v_chunk bigint;
+        BEGIN
+            IF p_relaxed THEN
+                PERFORM set_config('synchronous_commit', 'off', true);
+            END IF;
+            -- Writers take turns; each statement after the wait reads the log as it is now.
+            PERFORM 1 FROM changelog_logs WHERE id = p_log FOR UPDATE;
+            IF NOT FOUND THEN
+                RETURN false;
+            END IF;
+            SELECT revision, record INTO v_latest, v_record FROM changelog_records
+                WHERE log_id = p_log ORDER BY revision DESC LIMIT 1;
+            SELECT max(chunk_id) INTO v_chunk FROM changelog_chunks WHERE log_id = p_log;
+            IF coalesce(v_latest, 0) <> p_after_revision OR v_record IS DISTINCT FROM p_after_record
+                OR coalesce(v_chunk, 0) + 1 <> p_next_chunk THEN
+                RETURN false;
+            END IF;
+            IF p_compressed THEN
+                UPDATE changelog_logs SET compressed = true WHERE id = p_log AND NOT compressed;
+            END IF;
+            INSERT INTO changelog_chunks (log_id, chunk_id, chunk)
+                SELECT p_log, u.id, u.bytes FROM unnest(p_chunk_ids, p_chunks) AS u(id, bytes);
+            INSERT INTO changelog_records (log_id, revision, record)
+                SELECT p_log, u.revision, u.bytes FROM unnest(p_revisions, p_records) AS u(revision, bytes);
+            PERFORM pg_notify(p_channel, p_log || ':' || p_revisions[cardinality(p_revisions)]);
+            RETURN true;
+        END
+        $$
+        """,
+        "UPDATE changelog_schema SET version = 2",
+    ]
+
     /// The schema's version in the database, or `nil` when it holds no logs' tables.
     static func installedVersion(
         on connection: PostgresConnection, address: PostgresLogAddress
@@ -83,16 +142,17 @@ enum PostgresSchema {
     }
 
     /// Creates the tables when the database has none, migrates older ones, and refuses newer
-    /// ones. A reader only checks: it creates nothing.
+    /// ones. A reader only checks: it creates and migrates nothing.
     ///
     /// - Throws: ``ChangeLogError/Code/unsupportedFormat`` for a newer schema,
     ///   ``ChangeLogError/Code/logNotFound`` for a reader of a database without logs,
     ///   ``PostgresEngineError`` for the server's failures.
     static func prepare(on connection: PostgresConnection, address: PostgresLogAddress, readOnly: Bool) throws {
-        let what = "creating the log tables of \(address)"
-        if let version = try installedVersion(on: connection, address: address) {
-            try check(version, address: address)
-            return
+        let what = "creating or migrating the log tables of \(address)"
+        let installed = try installedVersion(on: connection, address: address)
+        if let installed {
+            try check(installed, address: address)
+            if installed == version || readOnly { return }
         }
         guard !readOnly else {
             throw ChangeLogError(
@@ -107,13 +167,13 @@ enum PostgresSchema {
         defer { _ = try? connection.run("SELECT pg_advisory_unlock(\(advisoryLock))", address: address, what: what) }
         _ = try connection.run("BEGIN", address: address, what: what)
         do {
-            if let version = try installedVersion(on: connection, address: address) {
-                // Another process created them while this one waited for the lock.
-                try check(version, address: address)
-            } else {
-                for statement in createVersion1 {
-                    _ = try connection.run(PostgresQuery(unsafeSQL: statement), address: address, what: what)
-                }
+            // Another process may have created or migrated them while this one waited for the lock.
+            let installed = try installedVersion(on: connection, address: address)
+            if let installed { try check(installed, address: address) }
+            var statements = installed == nil ? createVersion1 : []
+            if (installed ?? 1) < 2 { statements += migrateTo2 }
+            for statement in statements {
+                _ = try connection.run(PostgresQuery(unsafeSQL: statement), address: address, what: what)
             }
             _ = try connection.run("COMMIT", address: address, what: what)
         } catch {

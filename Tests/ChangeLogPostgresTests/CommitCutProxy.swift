@@ -10,7 +10,8 @@ import Synchronization
 /// appending transaction at its `COMMIT`: either before the `COMMIT` reaches the server (which
 /// then rolls the transaction back) or after the server has committed and before its reply
 /// reaches the client. Everything else is relayed unchanged. An appending transaction is
-/// recognised by its `pg_notify` (PostgresLogStorage notifies just before it commits).
+/// recognised by its `pg_notify` (PostgresLogStorage notifies just before it commits), an append
+/// in one request by its call of `changelog_append`, which the proxy cuts as it would a `COMMIT`.
 ///
 /// Its threads are its own (blocking sockets), never the cooperative pool's. It lives as long
 /// as the process: tests make one each, and its sockets close with the process.
@@ -30,6 +31,7 @@ final class CommitCutProxy: Sendable {
     let port: Int
     private let armed = Atomic<Int>(0)
     private let cuts = Atomic<Int>(0)
+    private let callCuts = Atomic<Int>(0)
     private static let bufferSize = 1 << 16
 
     /// A proxy to 127.0.0.1:`upstream`.
@@ -60,6 +62,10 @@ final class CommitCutProxy: Sendable {
 
     /// How many connections were cut so far.
     var cutCount: Int { cuts.load(ordering: .sequentiallyConsistent) }
+
+    /// How many of those cuts were of an append in one request (`SELECT changelog_append(...)`)
+    /// rather than of a transaction's `COMMIT`.
+    var oneRequestCutCount: Int { callCuts.load(ordering: .sequentiallyConsistent) }
 
     private func acceptForever(_ listener: Int32, upstream: Int) {
         while true {
@@ -116,8 +122,14 @@ final class CommitCutProxy: Sendable {
         var buffer = [UInt8](repeating: 0, count: Self.bufferSize)
         while let bytes = Self.receive(connection.client, into: &buffer) {
             if Self.contains(bytes, "pg_notify") { connection.notified.store(true, ordering: .sequentiallyConsistent) }
-            if Self.contains(bytes, "COMMIT"), connection.notified.exchange(false, ordering: .sequentiallyConsistent) {
+            // An append in one request commits as its statement ends.
+            let call = Self.contains(bytes, "SELECT changelog_append(")
+            if call
+                || (Self.contains(bytes, "COMMIT")
+                    && connection.notified.exchange(false, ordering: .sequentiallyConsistent))
+            {
                 let cut = Cut(rawValue: armed.exchange(0, ordering: .sequentiallyConsistent)) ?? .none
+                if call && cut != .none { callCuts.add(1, ordering: .sequentiallyConsistent) }
                 if cut == .beforeCommit {
                     cuts.add(1, ordering: .sequentiallyConsistent)
                     break

@@ -178,6 +178,40 @@ func snapshotOf(_ event: LogSubscription.Event) -> LogSnapshot? {
 
 /// The schema's versions, in a database of their own.
 @Suite struct PostgresSchemaTests {
+    /// A database of version 1 (no `changelog_append`) is read as it is, and migrated by the
+    /// first writer, whose appends then go in one request.
+    @Test func aVersion1DatabaseIsReadAsItIsAndMigratedByAWriter() async throws {
+        guard let url = TestServer.url, var components = URLComponents(string: url) else { return }
+        let database = "schema_\(UUID().uuidString.lowercased().prefix(8))"
+        try await offThePool { () throws(ChangeLogError) in
+            try PostgresAdministration.execute("CREATE DATABASE \(database)", url: url)
+        }
+        components.path = "/" + database
+        let own = components.string! + "?log=first"
+        let snapshots = try (1...3).map { try CrashContent.snapshot(seed: 31, revision: $0, items: 20) }
+        let log = try await offThePool { try ChangeLog(url: own) }
+        #expect(try await log.append(snapshots[0]).revision == 1)
+        try await offThePool { () throws(ChangeLogError) in
+            try PostgresAdministration.execute("DROP FUNCTION changelog_append", url: own)
+            try PostgresAdministration.execute("UPDATE changelog_schema SET version = 1", url: own)
+        }
+        let reader = try await offThePool { () throws in
+            var readOnly = ChangeLog.Options()
+            readOnly.readOnly = true
+            return try ChangeLog(url: own, options: readOnly)
+        }
+        #expect(try await offThePool { try reader.record(at: 1) }.snapshot == snapshots[0])
+        // The writer opened before the downgrade appends in one request, which fails without the
+        // function: the error says so, and nothing is written.
+        let error = await #expect(throws: ChangeLogError.self) { try await log.append(snapshots[1]) }
+        #expect(error?.message.contains("changelog_append") == true, "\(error?.message ?? "")")
+        let writer = try await offThePool { try ChangeLog(url: own) }
+        #expect(try await writer.append(snapshots[1], expectedLatest: 1).revision == 2)
+        #expect(try await writer.append(snapshots[2], expectedLatest: 2).revision == 3)
+        #expect(try await writer.verify().revisionsChecked == 3)
+        #expect(try await offThePool { try reader.record(at: 3) }.snapshot == snapshots[2])
+    }
+
     @Test func aDatabaseWithANewerSchemaIsRefusedClearly() async throws {
         guard let url = TestServer.url, var components = URLComponents(string: url) else { return }
         let database = "schema_\(UUID().uuidString.lowercased().prefix(8))"
@@ -188,10 +222,10 @@ func snapshotOf(_ event: LogSubscription.Event) -> LogSnapshot? {
         let own = components.string! + "?log=first"
         _ = try await offThePool { try ChangeLog(url: own) }
         try await offThePool { () throws(ChangeLogError) in
-            try PostgresAdministration.execute("UPDATE changelog_schema SET version = 2", url: own)
+            try PostgresAdministration.execute("UPDATE changelog_schema SET version = 3", url: own)
         }
         let error = await #expect(throws: ChangeLogError.self) { try await offThePool { try ChangeLog(url: own) } }
         #expect(error?.code == .unsupportedFormat)
-        #expect(error?.message.contains("schema version 2") == true, "\(error?.message ?? "")")
+        #expect(error?.message.contains("schema version 3") == true, "\(error?.message ?? "")")
     }
 }

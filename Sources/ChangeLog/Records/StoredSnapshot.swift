@@ -43,6 +43,10 @@ struct LatestRevision: Sendable {
     var stored: StoredSnapshot
     /// How the writer compresses the chunks it adds after it.
     var compression = ChunkCompressionState()
+    /// The bytes of its record when this process's writer put it; `nil` when it was read from
+    /// the log. An engine that appends in one step (``LogStorage/appendInOneStep(_:)``)
+    /// compares them with the stored latest record.
+    var record: [UInt8]? = nil
 }
 
 /// The size of a snapshot's plain binary encoding, without any chunking: the section count,

@@ -54,6 +54,33 @@ struct AppendGroup: Sendable {
         job.changesInAdvance?.abandon()
     }
 
+    /// The group as one append to be stored in one step (``LogStorage/appendInOneStep(_:)``)
+    /// with each request's outcome, when it was prepared after a known end whose record this
+    /// process put, and puts something.
+    func oneStep() -> (append: OneStepAppend, outcomes: [AppendJob.Outcome])? {
+        guard let start, let end, prepared.count == jobs.count else { return nil }
+        let afterRecord = start.latest?.record
+        guard start.latest == nil || afterRecord != nil else { return nil }
+        var append = OneStepAppend(
+            chunks: [], records: [], usesCompression: false, afterRevision: start.latest?.revision ?? 0,
+            afterRecord: afterRecord, nextChunkID: start.nextChunkID)
+        var outcomes: [AppendJob.Outcome] = []
+        outcomes.reserveCapacity(prepared.count)
+        for result in prepared {
+            switch result {
+            case .success(let done):
+                append.chunks += done.chunks
+                append.records += done.records
+                append.usesCompression = append.usesCompression || done.usesCompression
+                outcomes.append(.success(done.revisions))
+            case .failure(let error):
+                outcomes.append(.failure(error))
+            }
+        }
+        guard !append.records.isEmpty, end.latest?.revision == append.records.last?.revision else { return nil }
+        return (append, outcomes)
+    }
+
     /// Puts the group in `transaction`, whose log ends at `actual`: the prepared bytes when the
     /// group was prepared after that same end, otherwise the group prepared again after it (the
     /// log moved: another process appended, or the writer did not know where it ended).

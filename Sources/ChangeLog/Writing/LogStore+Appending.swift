@@ -31,7 +31,8 @@ struct PreparedAppend: Sendable {
     /// Whether a chunk is compressed or a dictionary: the log's layout version becomes
     /// one that says so (``LogWriteTransaction/noteCompressedChunks()``).
     var usesCompression = false
-    /// What each record's revision touched, for the history index, in the order of `records`.
+    /// What each record's revision touched, for the history index, in the order of `records`;
+    /// empty when the engine keeps none (``LogStorage/indexesHistory``).
     var touched: [HistoryAnalysis.Touched] = []
 }
 
@@ -85,8 +86,10 @@ extension LogStore {
         var appended: [AppendedRevision] = []
         records.reserveCapacity(entries.count)
         appended.reserveCapacity(entries.count)
+        // What each revision touched, only for an engine that keeps a history index.
+        let indexesHistory = storage.indexesHistory
         var touched: [HistoryAnalysis.Touched] = []
-        touched.reserveCapacity(entries.count)
+        if indexesHistory { touched.reserveCapacity(entries.count) }
         var revision = baseRevision
         for (index, entry) in entries.enumerated() {
             if let abandonWhen, abandonWhen() {
@@ -131,14 +134,17 @@ extension LogStore {
                 revision: revision, millisecondsSince1970: timestamp, changes: changes)
             revisionAppended.changesDisagree = disagrees
             appended.append(revisionAppended)
-            touched.append(HistoryAnalysis.touched(old: current.snapshot, new: entry.snapshot, changes: changes))
+            if indexesHistory {
+                touched.append(HistoryAnalysis.touched(old: current.snapshot, new: entry.snapshot, changes: changes))
+            }
             current = stored
         }
         let checksum = records.last.flatMap { record in
             record.bytes.withUnsafeBytes { RevisionRecordBody.storedChecksum(of: $0) }
         }
         let latest = LatestRevision(
-            revision: revision, checksum: checksum ?? 0, stored: current, compression: planner.compression)
+            revision: revision, checksum: checksum ?? 0, stored: current, compression: planner.compression,
+            record: records.last?.bytes)
         return PreparedAppend(
             chunks: planner.newChunks, records: records, revisions: appended,
             end: LogEnd(latest: latest, nextChunkID: planner.nextID), usesCompression: planner.usesCompression,

@@ -161,18 +161,26 @@ final class LogWriter: Sendable {
         try? store.storage.read { transaction in try store.end(cached: nil, in: transaction) }
     }
 
-    /// Writes `group` in one transaction, then resumes each caller with its outcome.
+    /// Writes `group` in one transaction, then resumes each caller with its outcome: in one step
+    /// where the engine offers it and the log still ends where the group was prepared after
+    /// (``LogStorage/appendInOneStep(_:)``), otherwise in a write transaction that reads the
+    /// log's end and prepares the group again when the log moved.
     private func write(_ group: AppendGroup) {
         var outcomes: [AppendJob.Outcome] = []
         var built: UInt64 = 0
         do {
-            let end = try store.write(appending: true) { transaction in
-                // The body may run again (LMDB's, after the map grew): start from scratch each time.
-                let actual = try store.end(cached: group.start?.latest, in: transaction)
-                let written = try group.put(in: transaction, endingAt: actual)
-                outcomes = written.outcomes
-                built = Self.now()
-                return written.end
+            let end: LogEnd
+            if let done = try writeInOneStep(group, built: &built) {
+                (end, outcomes) = done
+            } else {
+                end = try store.write(appending: true) { transaction in
+                    // The body may run again (LMDB's, after the map grew): start from scratch each time.
+                    let actual = try store.end(cached: group.start?.latest, in: transaction)
+                    let written = try group.put(in: transaction, endingAt: actual)
+                    outcomes = written.outcomes
+                    built = Self.now()
+                    return written.end
+                }
             }
             let committed = Self.now()
             state.withLock { $0.committedAppends(end: end, commitNanoseconds: committed - built) }
@@ -186,6 +194,17 @@ final class LogWriter: Sendable {
             state.withLock { $0.failedAppends() }
             resume(group.jobs, with: group.jobs.map { _ in .failure(failure) })
         }
+    }
+
+    /// Stores `group` in one step (``LogStorage/appendInOneStep(_:)``) when it can be: returns
+    /// the end after it and each request's outcome; `nil` when the engine offers no such step,
+    /// the group was not prepared after an end this process stored, or the log moved (then
+    /// nothing was written). `built` is when the step began.
+    private func writeInOneStep(_ group: AppendGroup, built: inout UInt64) throws -> (LogEnd, [AppendJob.Outcome])? {
+        guard let (append, outcomes) = group.oneStep(), let end = group.end else { return nil }
+        built = Self.now()
+        guard try store.storage.appendInOneStep(append) == true else { return nil }
+        return (end, outcomes)
     }
 
     /// Resumes the callers of a transaction, `jobs`, each with its outcome. The callers still

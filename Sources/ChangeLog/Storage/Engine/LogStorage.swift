@@ -20,7 +20,9 @@
 /// - ``makeCommitWatcher(pollInterval:watchesFiles:check:)``: how subscriptions learn of
 ///   commits made elsewhere (``CommitWatcher``).
 /// - ``historyIndex()``: where the history index lives (``HistoryIndexStorage``), written in
-///   the append's own transaction (``LogWriteTransaction/indexHistory(_:revision:)``).
+///   the append's own transaction (``LogWriteTransaction/indexHistory(_:revision:)``);
+///   ``indexesHistory`` says whether there is one.
+/// - ``appendInOneStep(_:)``: optional, a prepared append checked and stored in one request.
 /// - ``flush()``, ``space()``, ``bytesInUse``, ``isStillAtPath``: durability on demand, what the
 ///   log takes on disk, and whether the log at the path is still the one opened.
 package protocol LogStorage: AnyObject, Sendable {
@@ -86,6 +88,46 @@ package protocol LogStorage: AnyObject, Sendable {
     /// The writer then drops the revisions before it (``ChangeLog/dropRevisions(before:)``'s
     /// path) in a transaction of its own, before the appends that committed return.
     func revisionToKeepFrom() -> UInt64?
+
+    /// Whether the engine keeps a history index (``LogWriteTransaction/indexHistory(_:revision:)``
+    /// stores what it is given): when it does not, the writer does not work out what each
+    /// revision touched.
+    var indexesHistory: Bool { get }
+
+    /// Stores `append` in a transaction of its own, in one step, when the log still ends where
+    /// it was prepared after: its latest revision is `append.afterRevision` with exactly the
+    /// record `append.afterRecord`, and its next chunk identifier is `append.nextChunkID`.
+    ///
+    /// An engine whose every wait costs a round trip (PostgreSQL) offers this so that a lone
+    /// appender's commit is one request, not a transaction's several. It must keep the
+    /// guarantees of ``write(appending:_:)``: writers take turns, the check and the puts are one
+    /// transaction, all or nothing, committed with the log's durability when this returns.
+    ///
+    /// - Returns: `true` when `append` was committed; `false` when the log ended elsewhere, and
+    ///   nothing was written (the writer then appends through ``write(appending:_:)``); `nil`
+    ///   when the engine offers no such step.
+    /// - Throws: the engine's failure (a ``StorageEngineError``), saying whether anything was
+    ///   committed.
+    @available(*, noasync, message: "a transaction must not span an await; use it from synchronous code")
+    func appendInOneStep(_ append: OneStepAppend) throws -> Bool?
+}
+
+/// An append ready to be stored in one step (``LogStorage/appendInOneStep(_:)``): its sealed
+/// chunks and records, and the end of the log they were prepared after.
+package struct OneStepAppend: Sendable {
+    /// The new chunks, in ascending identifier order.
+    package var chunks: [(id: UInt64, value: [UInt8])]
+    /// The records, in ascending revision order, from `afterRevision + 1` without a gap.
+    package var records: [(revision: UInt64, bytes: [UInt8])]
+    /// Whether a chunk is compressed or a dictionary (``LogWriteTransaction/noteCompressedChunks()``).
+    package var usesCompression: Bool
+    /// The latest revision the records follow; 0 for an empty log.
+    package var afterRevision: UInt64
+    /// The bytes of that revision's record; `nil` for an empty log.
+    package var afterRecord: [UInt8]?
+    /// The identifier of the first new chunk the log expects: one more than its largest stored
+    /// chunk identifier, 1 when it holds none.
+    package var nextChunkID: UInt64
 }
 
 extension LogStorage {
@@ -94,6 +136,12 @@ extension LogStorage {
 
     /// No size budget: nothing to drop.
     package func revisionToKeepFrom() -> UInt64? { nil }
+
+    /// A history index is kept.
+    package var indexesHistory: Bool { true }
+
+    /// No single-step append: the writer appends through ``write(appending:_:)``.
+    package func appendInOneStep(_ append: OneStepAppend) throws -> Bool? { nil }
 }
 
 /// What a log takes in its storage (``LogStorage/space()``).
