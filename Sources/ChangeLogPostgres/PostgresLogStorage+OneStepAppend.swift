@@ -6,6 +6,9 @@ extension PostgresLogStorage {
     /// A PostgreSQL log keeps no history index: histories are answered by reading revisions.
     var indexesHistory: Bool { false }
 
+    /// Offered from schema version 2 on, which every writer migrates to.
+    var appendsInOneStep: Bool { true }
+
     /// Stores `append` with one request, `SELECT changelog_append(...)` (``PostgresSchema``,
     /// version 2), run as a transaction of its own: the function locks the log's row as
     /// ``write(appending:_:)`` does, checks the log's end, puts the rows, and notifies. Its commit
@@ -17,13 +20,14 @@ extension PostgresLogStorage {
     /// that the writer appends again through a transaction on a new connection (nothing was
     /// written, as after an idle connection the server closed); unknown throws.
     ///
-    /// - Returns: `nil` for an identifier past 2^63 - 1 (the transaction's path says why).
-    func appendInOneStep(_ append: OneStepAppend) throws -> Bool? {
+    /// - Returns: `false` also for an identifier past 2^63 - 1 (the transaction's path says
+    ///   why).
+    func appendInOneStep(_ append: OneStepAppend) throws -> Bool {
         guard !isReadOnly else {
             throw ChangeLogError(
                 code: .readOnly, message: "the PostgreSQL log \(address) was opened for reading only", path: path)
         }
-        guard let query = Self.appendQuery(append, logID: logID, relaxed: durability != .durable) else { return nil }
+        guard let query = Self.appendQuery(append, logID: logID, relaxed: durability != .durable) else { return false }
         writing.lock()
         defer { writing.unlock() }
         let address = address

@@ -201,9 +201,11 @@ final class LogWriter: Sendable {
     /// the group was not prepared after an end this process stored, or the log moved (then
     /// nothing was written). `built` is when the step began.
     private func writeInOneStep(_ group: AppendGroup, built: inout UInt64) throws -> (LogEnd, [AppendJob.Outcome])? {
-        guard let (append, outcomes) = group.oneStep(), let end = group.end else { return nil }
+        guard store.storage.appendsInOneStep, let (append, outcomes) = group.oneStep(), let end = group.end else {
+            return nil
+        }
         built = Self.now()
-        guard try store.storage.appendInOneStep(append) == true else { return nil }
+        guard try store.storage.appendInOneStep(append) else { return nil }
         return (end, outcomes)
     }
 

@@ -103,13 +103,18 @@ package protocol LogStorage: AnyObject, Sendable {
     /// guarantees of ``write(appending:_:)``: writers take turns, the check and the puts are one
     /// transaction, all or nothing, committed with the log's durability when this returns.
     ///
-    /// - Returns: `true` when `append` was committed; `false` when the log ended elsewhere, and
-    ///   nothing was written (the writer then appends through ``write(appending:_:)``); `nil`
-    ///   when the engine offers no such step.
+    /// Called only where ``appendsInOneStep`` is true.
+    ///
+    /// - Returns: `true` when `append` was committed; `false` when nothing was written (the log
+    ///   ended elsewhere, or the engine could not take it in one step): the writer then appends
+    ///   through ``write(appending:_:)``.
     /// - Throws: the engine's failure (a ``StorageEngineError``), saying whether anything was
     ///   committed.
     @available(*, noasync, message: "a transaction must not span an await; use it from synchronous code")
-    func appendInOneStep(_ append: OneStepAppend) throws -> Bool?
+    func appendInOneStep(_ append: OneStepAppend) throws -> Bool
+
+    /// Whether the engine offers ``appendInOneStep(_:)``.
+    var appendsInOneStep: Bool { get }
 }
 
 /// An append ready to be stored in one step (``LogStorage/appendInOneStep(_:)``): its sealed
@@ -141,7 +146,10 @@ extension LogStorage {
     package var indexesHistory: Bool { true }
 
     /// No single-step append: the writer appends through ``write(appending:_:)``.
-    package func appendInOneStep(_ append: OneStepAppend) throws -> Bool? { nil }
+    package var appendsInOneStep: Bool { false }
+
+    /// Writes nothing: the engine offers no single-step append (``appendsInOneStep``).
+    package func appendInOneStep(_ append: OneStepAppend) throws -> Bool { false }
 }
 
 /// What a log takes in its storage (``LogStorage/space()``).
