@@ -90,6 +90,27 @@
             #expect(!FileManager.default.fileExists(atPath: "postgres:"))
         }
 
+        @Test("demo on a PostgreSQL URL names the log by its URL without the password, and its next steps work")
+        func demoNamesTheURL() async throws {
+            guard let server = Self.serverURL, let password = URLComponents(string: server)?.password else { return }
+            let url = server + "?log=demo-\(UUID().uuidString.lowercased())"
+            let demo = try await ToolRunner.run(["demo", "--log", url, "--revisions", "20"])
+            #expect(demo.status == 0, "\(demo)")
+            #expect(!demo.stdout.contains(password) && !demo.stderr.contains(password))
+            let lines = demo.stdout.split(separator: "\n").map(String.init)
+            var withoutPassword = try #require(URLComponents(string: url))
+            withoutPassword.password = nil
+            let shown = try #require(withoutPassword.string)
+            #expect(lines.contains("The log is at \(shown). Next, try:"), "\(demo)")
+            // The first suggestion, run as printed with the password from PGPASSWORD.
+            let suggested = try #require(lines.first { $0.contains(" log -n 10 --log ") })
+            #expect(suggested.hasSuffix("--log '\(shown)'"), "\(suggested)")
+            let listed = try await ToolRunner.run(
+                ["log", "-n", "10", "--log", shown], environment: ["PGPASSWORD": password])
+            #expect(listed.status == 0, "\(listed)")
+            #expect(listed.stdout.split(separator: "\n").count >= 10, "\(listed)")
+        }
+
         @Test("replay copy from LMDB to PostgreSQL and back: export and verify identical on all three logs")
         func copyBothWays() async throws {
             guard let server = Self.serverURL else { return }

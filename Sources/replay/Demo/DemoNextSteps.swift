@@ -17,7 +17,7 @@ struct DemoNextSteps {
     let tool: String
     /// The binary's absolute path, when `replay` on the `PATH` is not this binary; `nil` when it is.
     let offPath: String?
-    /// The log's absolute path, quoted.
+    /// Where the log is (``location(_:)``), quoted.
     let log: String
 
     /// The steps for the log at `path` (relative to the current directory), with the tool as
@@ -42,7 +42,7 @@ struct DemoNextSteps {
         let shortest = Self.buildLink(to: executable) ?? executable
         offPath = onPath ? nil : shortest
         tool = onPath ? "replay" : shellQuoted(shortest)
-        log = shellQuoted(Self.absolute(path))
+        log = shellQuoted(Self.location(path))
     }
 
     /// The lines to print: the commands, and how to put the tool on the `PATH` when it is not.
@@ -60,6 +60,21 @@ struct DemoNextSteps {
             lines.append("  export PATH=\(directory):\"$PATH\"")
         }
         return lines
+    }
+
+    /// Where the log at `path` is, as the suggested commands name it: a PostgreSQL URL as given,
+    /// without its password (the commands take it from `PGPASSWORD` or `--password-file`); a
+    /// log file (`file:PATH`) or directory by its absolute path.
+    static func location(_ path: String) -> String {
+        if LogOptions.isPostgresURL(path) {
+            guard var components = URLComponents(string: path), components.password != nil else {
+                return LogOptions.shown(path)
+            }
+            components.password = nil
+            return components.string ?? LogOptions.shown(path)
+        }
+        if path.hasPrefix("file:") { return "file:" + absolute(String(path.dropFirst("file:".count))) }
+        return absolute(path)
     }
 
     /// `path` made absolute against the current directory, with `.` and `..` resolved; symbolic

@@ -71,7 +71,7 @@ struct DemoRun {
                 + "\(final.itemCount) items",
             "Verified revisions 1 to \(latest): every revision's changes take the previous snapshot to the stored one.",
             "Replayed \(replay.batchesApplied) batches into a simulated UITableView with UIKit's rules: all accepted.",
-            "The log is at \(DemoNextSteps.absolute(path)). Next, try:",
+            "The log is at \(DemoNextSteps.location(path)). Next, try:",
         ] + DemoNextSteps(logPath: path).lines(latest: latest)
     }
 }
