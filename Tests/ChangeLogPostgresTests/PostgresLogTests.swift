@@ -181,13 +181,7 @@ func snapshotOf(_ event: LogSubscription.Event) -> LogSnapshot? {
     /// A database of version 1 (no `changelog_append`) is read as it is, and migrated by the
     /// first writer, whose appends then go in one request.
     @Test func aVersion1DatabaseIsReadAsItIsAndMigratedByAWriter() async throws {
-        guard let url = TestServer.url, var components = URLComponents(string: url) else { return }
-        let database = "schema_\(UUID().uuidString.lowercased().prefix(8))"
-        try await offThePool { () throws(ChangeLogError) in
-            try PostgresAdministration.execute("CREATE DATABASE \(database)", url: url)
-        }
-        components.path = "/" + database
-        let own = components.string! + "?log=first"
+        guard let own = try await logInANewDatabase() else { return }
         let snapshots = try (1...3).map { try CrashContent.snapshot(seed: 31, revision: $0, items: 20) }
         let log = try await offThePool { try ChangeLog(url: own) }
         #expect(try await log.append(snapshots[0]).revision == 1)
@@ -213,13 +207,7 @@ func snapshotOf(_ event: LogSubscription.Event) -> LogSnapshot? {
     }
 
     @Test func aDatabaseWithANewerSchemaIsRefusedClearly() async throws {
-        guard let url = TestServer.url, var components = URLComponents(string: url) else { return }
-        let database = "schema_\(UUID().uuidString.lowercased().prefix(8))"
-        try await offThePool { () throws(ChangeLogError) in
-            try PostgresAdministration.execute("CREATE DATABASE \(database)", url: url)
-        }
-        components.path = "/" + database
-        let own = components.string! + "?log=first"
+        guard let own = try await logInANewDatabase() else { return }
         _ = try await offThePool { try ChangeLog(url: own) }
         try await offThePool { () throws(ChangeLogError) in
             try PostgresAdministration.execute("UPDATE changelog_schema SET version = 3", url: own)
@@ -227,5 +215,16 @@ func snapshotOf(_ event: LogSubscription.Event) -> LogSnapshot? {
         let error = await #expect(throws: ChangeLogError.self) { try await offThePool { try ChangeLog(url: own) } }
         #expect(error?.code == .unsupportedFormat)
         #expect(error?.message.contains("schema version 3") == true, "\(error?.message ?? "")")
+    }
+
+    /// The URL of a log named `first` in a new database of the test server; `nil` without one.
+    private func logInANewDatabase() async throws -> String? {
+        guard let url = TestServer.url, var components = URLComponents(string: url) else { return nil }
+        let database = "schema_\(UUID().uuidString.lowercased().prefix(8))"
+        try await offThePool { () throws(ChangeLogError) in
+            try PostgresAdministration.execute("CREATE DATABASE \(database)", url: url)
+        }
+        components.path = "/" + database
+        return components.string! + "?log=first"
     }
 }
