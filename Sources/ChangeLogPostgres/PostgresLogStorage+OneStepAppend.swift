@@ -6,9 +6,6 @@ extension PostgresLogStorage {
     /// A PostgreSQL log keeps no history index: histories are answered by reading revisions.
     var indexesHistory: Bool { false }
 
-    /// Offered from schema version 2 on, which every writer migrates to.
-    var appendsInOneStep: Bool { true }
-
     /// Stores `append` with one request, `SELECT changelog_append(...)` (``PostgresSchema``,
     /// version 2), run as a transaction of its own: the function locks the log's row as
     /// ``write(appending:_:)`` does, checks the log's end, puts the rows, and notifies. Its commit
@@ -17,8 +14,11 @@ extension PostgresLogStorage {
     ///
     /// A connection lost around the request is resolved as a lost `COMMIT` is
     /// (``PostgresCommitOutcome``): committed returns `true`; not committed returns `false`, so
-    /// that the writer appends again through a transaction on a new connection (nothing was
-    /// written, as after an idle connection the server closed); unknown throws.
+    /// that the writer appends through a transaction on a new connection (nothing was written,
+    /// as after an idle connection the server closed; a request still on its way that commits
+    /// later leaves the log ending with these records, which the writer recognises there and
+    /// does not append again); unknown throws. A failure to connect, or the server's refusal,
+    /// throws saying that nothing was committed.
     ///
     /// - Returns: `false` also for an identifier past 2^63 - 1 (the transaction's path says
     ///   why).
@@ -31,8 +31,11 @@ extension PostgresLogStorage {
         writing.lock()
         defer { writing.unlock() }
         let address = address
+        // Whether the request may have reached the server: not when no connection could be made.
+        var sent = false
         do {
             return try connector.withConnection { connection in
+                sent = true
                 let rows = try connection.run(query, address: address, what: "appending to \(address)")
                 do {
                     return try rows.first?.decode(Bool.self, context: .default) == true
@@ -42,10 +45,13 @@ extension PostgresLogStorage {
                         reason: "the reply does not decode: \(String(reflecting: error))")
                 }
             }
-        } catch let error as PostgresEngineError where error.isConnectionFailure {
+        } catch let error as PostgresEngineError where error.isConnectionFailure && sent {
             let last = append.records.last
             return try PostgresCommitOutcome(connector: connector, logID: logID).committed(
                 latest: last?.revision, record: last?.bytes, after: error)
+        } catch let error as PostgresEngineError {
+            // Refused by the server (the statement's transaction rolled back), or never sent.
+            throw error.adding(Self.nothingCommitted)
         }
     }
 

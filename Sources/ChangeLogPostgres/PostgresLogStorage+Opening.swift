@@ -12,9 +12,9 @@ extension PostgresLogStorage {
         let connector = try PostgresConnector(address: address)
         let readOnly = options.readOnly
         do {
-            let logID = try connector.withConnection { connection -> Int64 in
-                try PostgresSchema.prepare(on: connection, address: address, readOnly: readOnly)
-                if let id = try findLog(on: connection, address: address) { return id }
+            let (logID, hasAppendFunction) = try connector.withConnection { connection -> (Int64, Bool) in
+                let hasAppendFunction = try PostgresSchema.prepare(on: connection, address: address, readOnly: readOnly)
+                if let id = try findLog(on: connection, address: address) { return (id, hasAppendFunction) }
                 guard options.createIfMissing, !readOnly else {
                     throw ChangeLogError(
                         code: .logNotFound, message: "there is no log \(address.logName) in \(address)",
@@ -26,11 +26,11 @@ extension PostgresLogStorage {
                 guard let id = try findLog(on: connection, address: address) else {
                     throw PostgresEngineError(what: "creating \(address)", reason: "the log's row vanished")
                 }
-                return id
+                return (id, hasAppendFunction)
             }
             return PostgresLogStorage(
                 address: address, connector: connector, logID: logID, readOnly: readOnly,
-                durability: options.durability)
+                durability: options.durability, appendsInOneStep: hasAppendFunction)
         } catch let error as ChangeLogError {
             throw error
         } catch {

@@ -37,6 +37,9 @@ final class PostgresLogStorage: LogStorage {
     let logID: Int64
     let isReadOnly: Bool
     let durability: ChangeLog.Durability
+    /// Whether the database has `changelog_append` (``appendInOneStep(_:)``): schema version 2,
+    /// which a writer migrates to where its role may.
+    let appendsInOneStep: Bool
     /// Serializes this instance's write transactions.
     let writing = NSLock()
 
@@ -44,13 +47,14 @@ final class PostgresLogStorage: LogStorage {
 
     init(
         address: PostgresLogAddress, connector: PostgresConnector, logID: Int64, readOnly: Bool,
-        durability: ChangeLog.Durability
+        durability: ChangeLog.Durability, appendsInOneStep: Bool
     ) {
         self.address = address
         self.connector = connector
         self.logID = logID
         self.isReadOnly = readOnly
         self.durability = durability
+        self.appendsInOneStep = appendsInOneStep
     }
 
     var readExecutor: (any TaskExecutor)? { PostgresReadExecutor.shared }

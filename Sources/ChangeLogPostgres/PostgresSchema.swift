@@ -37,7 +37,8 @@ import PostgresNIO
 /// ```
 ///
 /// A database of version 1 is migrated to version 2 by the first process that opens a log of
-/// it for writing; a reader reads either.
+/// it for writing with a role that may create the function; a writer whose role may not
+/// appends through transactions and leaves it at version 1; a reader reads either.
 ///
 /// A record and a chunk are stored as the same sealed bytes as on LMDB (RecordFormat.md), as
 /// `bytea`. Each log is a row of `changelog_logs`; its records and chunks are keyed by its id.
@@ -142,17 +143,22 @@ enum PostgresSchema {
     }
 
     /// Creates the tables when the database has none, migrates older ones, and refuses newer
-    /// ones. A reader only checks: it creates and migrates nothing.
+    /// ones. A reader only checks: it creates and migrates nothing. A writer whose role may not
+    /// migrate a version-1 database (no right to create the function) writes it as it is.
     ///
+    /// - Returns: whether the database has `changelog_append` (version 2).
     /// - Throws: ``ChangeLogError/Code/unsupportedFormat`` for a newer schema,
     ///   ``ChangeLogError/Code/logNotFound`` for a reader of a database without logs,
     ///   ``PostgresEngineError`` for the server's failures.
-    static func prepare(on connection: PostgresConnection, address: PostgresLogAddress, readOnly: Bool) throws {
+    @discardableResult
+    static func prepare(on connection: PostgresConnection, address: PostgresLogAddress, readOnly: Bool) throws
+        -> Bool
+    {
         let what = "creating or migrating the log tables of \(address)"
         let installed = try installedVersion(on: connection, address: address)
         if let installed {
             try check(installed, address: address)
-            if installed == version || readOnly { return }
+            if installed == version || readOnly { return installed >= 2 }
         }
         guard !readOnly else {
             throw ChangeLogError(
@@ -176,6 +182,11 @@ enum PostgresSchema {
                 _ = try connection.run(PostgresQuery(unsafeSQL: statement), address: address, what: what)
             }
             _ = try connection.run("COMMIT", address: address, what: what)
+            return true
+        } catch let error as PostgresEngineError where installed == 1 && error.sqlState == "42501" {
+            // Not allowed to create the function (insufficient_privilege): version 1 stays.
+            _ = try? connection.run("ROLLBACK", address: address, what: what)
+            return false
         } catch {
             _ = try? connection.run("ROLLBACK", address: address, what: what)
             throw error

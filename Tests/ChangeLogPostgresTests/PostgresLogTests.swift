@@ -206,6 +206,42 @@ func snapshotOf(_ event: LogSubscription.Event) -> LogSnapshot? {
         #expect(try await offThePool { try reader.record(at: 3) }.snapshot == snapshots[2])
     }
 
+    /// A writer whose role may not create the function (no `CREATE` on the schema) writes a
+    /// version-1 database through transactions, and leaves it at version 1.
+    @Test func aWriterThatMayNotMigrateAppendsThroughTransactions() async throws {
+        guard let own = try await logInANewDatabase() else { return }
+        let snapshots = try (1...3).map { try CrashContent.snapshot(seed: 32, revision: $0, items: 20) }
+        let owner = try await offThePool { try ChangeLog(url: own) }
+        #expect(try await owner.append(snapshots[0]).revision == 1)
+        let role = "writer_\(UUID().uuidString.lowercased().prefix(8))"
+        let password = UUID().uuidString
+        try await offThePool { () throws(ChangeLogError) in
+            for statement in [
+                "DROP FUNCTION changelog_append", "UPDATE changelog_schema SET version = 1",
+                "CREATE ROLE \(role) LOGIN PASSWORD '\(password)'",
+                "GRANT SELECT ON changelog_schema, changelog_records, changelog_chunks TO \(role)",
+                "GRANT SELECT, UPDATE ON changelog_logs TO \(role)",
+                "GRANT INSERT ON changelog_records, changelog_chunks TO \(role)",
+            ] {
+                try PostgresAdministration.execute(statement, url: own)
+            }
+        }
+        var components = try #require(URLComponents(string: own))
+        components.user = role
+        components.password = password
+        let roleURL = try #require(components.string)
+        let writer = try await offThePool { try ChangeLog(url: roleURL) }
+        #expect(try await writer.append(snapshots[1], expectedLatest: 1).revision == 2)
+        #expect(try await writer.append(snapshots[2], expectedLatest: 2).revision == 3)
+        #expect(try await writer.verify().revisionsChecked == 3)
+        // Not migrated: the function is still missing.
+        await #expect(throws: ChangeLogError.self) {
+            try await offThePool { () throws(ChangeLogError) in
+                try PostgresAdministration.execute("SELECT 'changelog_append'::regproc", url: own)
+            }
+        }
+    }
+
     @Test func aDatabaseWithANewerSchemaIsRefusedClearly() async throws {
         guard let own = try await logInANewDatabase() else { return }
         _ = try await offThePool { try ChangeLog(url: own) }

@@ -54,10 +54,10 @@ struct AppendGroup: Sendable {
         job.changesInAdvance?.abandon()
     }
 
-    /// The group as one append to be stored in one step (``LogStorage/appendInOneStep(_:)``)
-    /// with each request's outcome, when it was prepared after a known end whose record this
-    /// process put, and puts something.
-    func oneStep() -> (append: OneStepAppend, outcomes: [AppendJob.Outcome])? {
+    /// The group as one append to be stored in one step (``LogStorage/appendInOneStep(_:)``),
+    /// with each request's outcome and the end after it, when it was prepared after a known end
+    /// whose record this process put, and puts something.
+    func oneStep() -> (append: OneStepAppend, outcomes: [AppendJob.Outcome], end: LogEnd)? {
         guard let start, let end, prepared.count == jobs.count else { return nil }
         let afterRecord = start.latest?.record
         guard start.latest == nil || afterRecord != nil else { return nil }
@@ -78,7 +78,7 @@ struct AppendGroup: Sendable {
             }
         }
         guard !append.records.isEmpty, end.latest?.revision == append.records.last?.revision else { return nil }
-        return (append, outcomes)
+        return (append, outcomes, end)
     }
 
     /// Puts the group in `transaction`, whose log ends at `actual`: the prepared bytes when the

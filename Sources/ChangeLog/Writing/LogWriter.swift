@@ -170,12 +170,28 @@ final class LogWriter: Sendable {
         var built: UInt64 = 0
         do {
             let end: LogEnd
-            if let done = try writeInOneStep(group, built: &built) {
-                (end, outcomes) = done
+            // In one step where the engine offers it (``LogStorage/appendInOneStep(_:)``) and the
+            // log still ends where the group was prepared after; else in a transaction.
+            let oneStep = store.storage.appendsInOneStep ? group.oneStep() : nil
+            var stored = false
+            if let oneStep {
+                built = Self.now()
+                stored = try store.storage.appendInOneStep(oneStep.append)
+            }
+            if stored, let oneStep {
+                (end, outcomes) = (oneStep.end, oneStep.outcomes)
             } else {
                 end = try store.write(appending: true) { transaction in
                     // The body may run again (LMDB's, after the map grew): start from scratch each time.
                     let actual = try store.end(cached: group.start?.latest, in: transaction)
+                    // A one-step append found not committed may have committed since (a request
+                    // delayed on its way): the log then ends with its last record, byte for byte,
+                    // and the group is not appended again.
+                    if let oneStep, try Self.logEnds(with: oneStep.append.records.last, at: actual, in: transaction) {
+                        outcomes = oneStep.outcomes
+                        built = Self.now()
+                        return oneStep.end
+                    }
                     let written = try group.put(in: transaction, endingAt: actual)
                     outcomes = written.outcomes
                     built = Self.now()
@@ -196,17 +212,15 @@ final class LogWriter: Sendable {
         }
     }
 
-    /// Stores `group` in one step (``LogStorage/appendInOneStep(_:)``) when it can be: returns
-    /// the end after it and each request's outcome; `nil` when the engine offers no such step,
-    /// the group was not prepared after an end this process stored, or the log moved (then
-    /// nothing was written). `built` is when the step began.
-    private func writeInOneStep(_ group: AppendGroup, built: inout UInt64) throws -> (LogEnd, [AppendJob.Outcome])? {
-        guard store.storage.appendsInOneStep, let (append, outcomes) = group.oneStep(), let end = group.end else {
-            return nil
+    /// Whether the log, ending at `end` in `transaction`, ends with `record`: its latest revision
+    /// is the record's, holding the same bytes.
+    private static func logEnds<T: LogReadTransaction & ~Copyable>(
+        with record: (revision: UInt64, bytes: [UInt8])?, at end: LogEnd, in transaction: borrowing T
+    ) throws -> Bool {
+        guard let record, end.latest?.revision == record.revision else { return false }
+        return try transaction.withRecord(at: record.revision) { stored in
+            stored.map { $0.elementsEqual(record.bytes) } ?? false
         }
-        built = Self.now()
-        guard try store.storage.appendInOneStep(append) else { return nil }
-        return (end, outcomes)
     }
 
     /// Resumes the callers of a transaction, `jobs`, each with its outcome. The callers still
