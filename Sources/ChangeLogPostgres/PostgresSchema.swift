@@ -32,7 +32,7 @@ import PostgresNIO
 /// CREATE FUNCTION changelog_append(p_log bigint, p_after_revision bigint, p_after_record bytea,
 ///     p_next_chunk bigint, p_chunk_ids bigint[], p_chunks bytea[], p_revisions bigint[],
 ///     p_records bytea[], p_compressed boolean, p_relaxed boolean, p_channel text)
-///     RETURNS boolean LANGUAGE plpgsql; -- the body: `append` below
+///     RETURNS boolean LANGUAGE plpgsql; -- the body: in migrateTo2 below
 /// UPDATE changelog_schema SET version = 2;
 /// ```
 ///

@@ -170,8 +170,6 @@ final class LogWriter: Sendable {
         var built: UInt64 = 0
         do {
             let end: LogEnd
-            // In one step where the engine offers it (``LogStorage/appendInOneStep(_:)``) and the
-            // log still ends where the group was prepared after; else in a transaction.
             let oneStep = store.storage.appendsInOneStep ? group.oneStep() : nil
             var stored = false
             if let oneStep {
