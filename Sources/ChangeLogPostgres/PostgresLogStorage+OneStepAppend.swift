@@ -23,10 +23,7 @@ extension PostgresLogStorage {
     /// - Returns: `false` also for an identifier past 2^63 - 1 (the transaction's path says
     ///   why).
     func appendInOneStep(_ append: OneStepAppend) throws -> Bool {
-        guard !isReadOnly else {
-            throw ChangeLogError(
-                code: .readOnly, message: "the PostgreSQL log \(address) was opened for reading only", path: path)
-        }
+        guard !isReadOnly else { throw readOnlyRefusal }
         guard let query = Self.appendQuery(append, logID: logID, relaxed: durability != .durable) else { return false }
         writing.lock()
         defer { writing.unlock() }

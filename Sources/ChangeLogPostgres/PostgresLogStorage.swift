@@ -45,6 +45,12 @@ final class PostgresLogStorage: LogStorage {
 
     var path: String { address.description }
 
+    /// What a write to the log opened for reading only throws.
+    var readOnlyRefusal: ChangeLogError {
+        ChangeLogError(
+            code: .readOnly, message: "the PostgreSQL log \(address) was opened for reading only", path: path)
+    }
+
     init(
         address: PostgresLogAddress, connector: PostgresConnector, logID: Int64, readOnly: Bool,
         durability: ChangeLog.Durability, appendsInOneStep: Bool
@@ -78,10 +84,7 @@ final class PostgresLogStorage: LogStorage {
     }
 
     func write<R>(appending: Bool, _ body: (borrowing any LogWriteTransaction & ~Copyable) throws -> R) throws -> R {
-        guard !isReadOnly else {
-            throw ChangeLogError(
-                code: .readOnly, message: "the PostgreSQL log \(address) was opened for reading only", path: path)
-        }
+        guard !isReadOnly else { throw readOnlyRefusal }
         writing.lock()
         defer { writing.unlock() }
         let address = address
@@ -194,22 +197,4 @@ final class PostgresLogStorage: LogStorage {
 
     /// A log's row is never replaced: always `true`.
     var isStillAtPath: Bool { true }
-}
-
-/// The history index of a PostgreSQL log: none. Histories are answered by reading the revisions
-/// of their range (``HistorySource/scan``), with the same answer as an index gives.
-struct NoHistoryIndex: HistoryIndexStorage {
-    func coverage() throws(ChangeLogError) -> UInt64? { nil }
-
-    func events(of subject: HistorySubject, in range: ClosedRange<UInt64>) throws(ChangeLogError) -> [HistoryEvent] {
-        []
-    }
-
-    func items(containing text: String, limit: Int) throws(ChangeLogError) -> [HistoryItem] { [] }
-
-    func status() throws(ChangeLogError) -> HistoryIndexStatus {
-        HistoryIndexStatus(coverage: nil, entries: 0, bytes: 0)
-    }
-
-    func catchUp() throws(ChangeLogError) -> Bool { false }
 }

@@ -103,21 +103,6 @@ package final class MemoryLogStorage: LogStorage, @unchecked Sendable {
         package func stop() {}
     }
 
-    /// No history index: histories are answered by reading the revisions.
-    package struct NoHistoryIndex: HistoryIndexStorage {
-        package func coverage() throws(ChangeLogError) -> UInt64? { nil }
-        package func events(of subject: HistorySubject, in range: ClosedRange<UInt64>) throws(ChangeLogError)
-            -> [HistoryEvent]
-        {
-            []
-        }
-        package func items(containing text: String, limit: Int) throws(ChangeLogError) -> [HistoryItem] { [] }
-        package func status() throws(ChangeLogError) -> HistoryIndexStatus {
-            HistoryIndexStatus(coverage: nil, entries: 0, bytes: 0)
-        }
-        package func catchUp() throws(ChangeLogError) -> Bool { false }
-    }
-
     /// A transaction over one copy of the contents.
     package struct Transaction: LogWriteTransaction, ~Copyable {
         package let contents: Contents
